@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,29 @@ def __getattr__(name: str) -> Any:
     return imported_late(globals(), _LATE, name)
 
 
+_CATEGORY = re.compile(r"[A-Za-z0-9._-]{1,64}(?:/[A-Za-z0-9._-]{1,64}){0,3}")
+"""A ``--sarif-category``: one to four names of letters, digits, ``.``, ``_`` and ``-`` (64 at most each), joined by
+single slashes."""
+
+
+def sarif_category(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A ``--sarif-category`` check: a usage error unless :data:`_CATEGORY` is the whole of it."""
+    if value is not None and (_CATEGORY.fullmatch(value) is None or value in (".", "..")
+                              or any(part in (".", "..") for part in value.split("/"))):
+        raise click.BadParameter(
+            f"{value[:80]!r}{'…' if len(value) > 80 else ''} is not a category: give one to four names of letters, digits, '.', '_' and '-' (64 "
+            "characters at most each, none '.' or '..'), joined by '/', e.g. 2026-09 or seasons/2026-09")
+    return value
+
+
+SARIF_CATEGORY_HELP = (
+    "With --format sarif: a category of this run's own beneath the command's, written as the run's "
+    "automationDetails.id (daishi-forensics/{command}/CATEGORY/; without it, daishi-forensics/{command}/). Code "
+    "scanning keeps one analysis per category of a commit: give each upload of one command in a workflow its own "
+    "(one per season). One to four names of letters, digits, '.', '_' and '-', joined by '/'.")
+"""The option's help, ``{command}`` the command's name."""
+
+
 _EXITS = exitcodes.epilog(
     ok="every match clear",
     findings="a match (or the season) is review or flag, or a match held invalid records or its log is truncated "
@@ -65,12 +89,15 @@ _EXITS = exitcodes.epilog(
               help="A JSON file overriding settings of the shipped screens/config.json (same shape; e.g. "
                    '{"general": {"false_alarm_rate": 0.05}}; its version, or <shipped>+local, is stamped in '
                    "every result).")
+@click.option("--sarif-category", "category", metavar="CATEGORY", callback=sarif_category,
+              help=SARIF_CATEGORY_HELP.format(command="screen"))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @progress_options
 @input_options
 @handle_errors
 def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, config_path: Path | None,
-           output: Path | None, quiet: bool, progress: bool, store: Path | None, server: str | None) -> None:
+           category: str | None, output: Path | None, quiet: bool, progress: bool, store: Path | None,
+           server: str | None) -> None:
     """Run the collusion screens on each match: a verdict clear / review / flag.
 
     Per match, value moved between seats (trades, gifts, raids, thefts, valued
@@ -103,13 +130,16 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     except ConfigError as exc:
         fail(str(exc), exitcodes.USAGE)
         return
+    fmt = format_for(fmt, output, FORMATS)
     with progress_for(f"screen {' '.join(targets) or season}", quiet, progress) as line:
         line.stage("reading and screening")
-        run = screen_targets(targets, season=season, config=config, store=store, server=server)
+        # SARIF places a flag at the line of its first evidence event: looked up for that format alone
+        run = screen_targets(targets, season=season, config=config, store=store, server=server,
+                             lines=fmt == "sarif")
     run = dataclasses.replace(run, exit_zero=exit_zero_asked())
     _say_same_match(run)
-    fmt = format_for(fmt, output, FORMATS)
-    write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
+    write_output(render(run, fmt, width=text_width() if fmt == "text" else None, command="screen",
+                        category=category), output)
     if fmt == "github":  # in a workflow step, a table of every finding on the run's page too
         write_step_summary(render_step_summary(run))
     raise SystemExit(run.exit_code)

@@ -12,6 +12,7 @@ from daishi_forensics import exitcodes
 from ._common import (import_late, imported_late, output_named, exit_zero_asked, fail, format_for, handle_errors,
                       text_width, write_output, write_step_summary)
 from ._progress import progress_for, progress_options
+from .screen import SARIF_CATEGORY_HELP, sarif_category
 
 if TYPE_CHECKING:
     from daishi_forensics.read.transfers import TransferColumns, read_transfer_table
@@ -80,11 +81,14 @@ _EXITS = exitcodes.epilog(
                    ".txt.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="A JSON file overriding settings of the shipped screens configuration (as for screen).")
+@click.option("--sarif-category", "category", metavar="CATEGORY", callback=sarif_category,
+              help=SARIF_CATEGORY_HELP.format(command="screen-transfers"))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @progress_options
 @handle_errors
 def screen_transfers(table: Path, source: str, target: str, value: str, tick: str, tick_kind: str,
-                     id_column: str | None, fmt: str | None, config_path: Path | None, output: Path | None, quiet: bool, progress: bool) -> None:
+                     id_column: str | None, fmt: str | None, config_path: Path | None, category: str | None,
+                     output: Path | None, quiet: bool, progress: bool) -> None:
     """Run the screens on a table of transfers from any system: a verdict clear / review / flag.
 
     TABLE is a CSV file with a header row, or JSON lines (one object per line), either optionally
@@ -121,7 +125,8 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
         result = screen_graph(graph, config)
     run = ScreenRun(config, (MatchOutcome(str(table), None, result),), exit_zero=exit_zero_asked())
     fmt = format_for(fmt, output, FORMATS)
-    write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
+    write_output(render(run, fmt, width=text_width() if fmt == "text" else None, command="screen-transfers",
+                        category=category), output)
     if fmt == "github":  # in a workflow step, a table of every finding on the run's page too
         write_step_summary(render_step_summary(run))
     raise SystemExit(run.exit_code)

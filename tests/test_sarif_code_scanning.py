@@ -97,8 +97,7 @@ def _sarif(args: list[str]) -> dict[str, Any]:
     return doc
 
 
-def test_every_location_has_a_region_starting_at_the_first_line(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_location_has_a_region(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``screen fed/m_….jsonl --format sarif`` located each result by its file alone, with no ``region``: GitHub
     code scanning takes no location without ``region.startLine`` (1 or more), so the upload could not place the
     alert. Every location (and related location) now has the region ``{"startLine": 1}``: the match's file, from
@@ -108,8 +107,9 @@ def test_every_location_has_a_region_starting_at_the_first_line(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     doc = _sarif(["screen", "fed/m_0123456789ab.jsonl", "copy/m_0123456789ab.jsonl"])
     (result,) = doc["runs"][0]["results"]
+    # the line of the flag's first evidence event (40), since it is read a record a line; the copy's from line 1
     assert result["locations"] == [{
-        "physicalLocation": {"artifactLocation": {"uri": "fed/m_0123456789ab.jsonl"}, "region": {"startLine": 1}},
+        "physicalLocation": {"artifactLocation": {"uri": "fed/m_0123456789ab.jsonl"}, "region": {"startLine": 19}},
         "logicalLocations": [{"name": agent, "kind": "member"} for agent in ("h", "a_1", "a_2", "a_4")],
     }]
     assert result["relatedLocations"] == [{
@@ -138,7 +138,7 @@ def test_a_file_outside_the_working_folder_is_a_file_uri(tmp_path: Path, monkeyp
         doc = _sarif(["screen", target])
         (result,) = doc["runs"][0]["results"]
         assert result["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": uri},
-                                                              "region": {"startLine": 1}}, target
+                                                              "region": {"startLine": 19}}, target
         assert code_scanning_problems(doc) == []
     monkeypatch.chdir(tmp_path / "exports")
     doc = _sarif(["screen", "my fed/m_0123456789ab.jsonl"])
@@ -229,8 +229,8 @@ def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch
     monkeypatch.chdir(tmp_path)
     doc = _sarif(["screen", "fed/m_0123456789ab"])
     (result,) = doc["runs"][0]["results"]
-    assert result["locations"][0]["physicalLocation"] == {
-        "artifactLocation": {"uri": f"fed/m_0123456789ab/{events}"}, "region": {"startLine": 1}}
+    assert result["locations"][0]["physicalLocation"] == {  # (the line of event 40: no header line)
+        "artifactLocation": {"uri": f"fed/m_0123456789ab/{events}"}, "region": {"startLine": 18}}
     assert code_scanning_problems(doc) == []
     github = CliRunner().invoke(main, ["screen", "fed/m_0123456789ab", "--format", "github"])
     assert github.exit_code == 1
@@ -243,7 +243,8 @@ def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch
 def test_a_simulated_season_s_sarif_holds_to_what_code_scanning_takes(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Three simulated matches (a feeder, a ring, a thrown fight) screened as a season: every result under a rule
-    of the run, each rule once, each located in its match's file from line 1, and nothing code scanning refuses."""
+    of the run, each rule once, each located in its match's file at the line of its first evidence event (a
+    season-wide one, at line 1 of its first match's file), and nothing code scanning refuses."""
     runner = CliRunner()
     season = tmp_path / "season"
     for scenario in ("feeder", "ring", "thrown_fight"):
@@ -263,8 +264,14 @@ def test_a_simulated_season_s_sarif_holds_to_what_code_scanning_takes(tmp_path: 
     assert {"feeder/hub_and_spoke", "ring/wash_ring", "thrown_fight/thrown_fight"} <= set(rules)
     for result in run["results"]:
         physical = result["locations"][0]["physicalLocation"]
-        assert physical["region"] == {"startLine": 1} and physical["artifactLocation"]["uri"] in files
+        assert physical["artifactLocation"]["uri"] in files
         assert rules[result["ruleIndex"]] == result["ruleId"] and result["level"] in ("error", "warning")
+        line = physical["region"]["startLine"]
+        if result["ruleId"].startswith("season/"):
+            assert line == 1
+        else:  # the line holds the first evidence event
+            text = (tmp_path / physical["artifactLocation"]["uri"]).read_text().split("\n")[line - 1]
+            assert json.loads(text)["id"] == result["properties"]["evidence"][0], result["ruleId"]
 
 
 def test_hostile_account_names_are_data_in_sarif_and_plain_text_in_its_message(tmp_path: Path) -> None:
@@ -311,3 +318,147 @@ def test_every_rule_has_a_full_description_and_help(tmp_path: Path) -> None:
             "to open (evidence); `daishi-forensics behavior MATCH --agent AGENT` shows what a seat did.")},
     }
     assert code_scanning_problems(doc) == []
+
+
+def _keys(value: Any) -> set[str]:
+    """Every key of every object in ``value``, however deep."""
+    if isinstance(value, dict):
+        return set(value).union(*map(_keys, value.values()))
+    if isinstance(value, list):
+        return set().union(*map(_keys, value))
+    return set()
+
+
+def test_no_address_the_project_does_not_declare(tmp_path: Path) -> None:
+    """``screen … --format sarif`` and ``screen-transfers … --format sarif`` wrote ``helpUri``
+    ``https://github.com/daishi/daishi-forensics#collusion-screens`` on every rule and ``informationUri``
+    ``https://github.com/daishi/daishi-forensics`` on the driver: an address the project declares nowhere (its
+    package metadata names no URL), which code scanning shows as a link that may lead to nothing or to someone
+    else's page. Neither is written now (both are optional; every rule carries its ``help`` text), and no
+    address but the schema's is in the file."""
+    from .transferkit import background_rows, cycle_rows, write_csv
+
+    fed = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    table = write_csv(tmp_path / "tx.csv", background_rows() + cycle_rows())
+    for args in (["screen", str(fed)], ["screen-transfers", str(table), "--from", "SENDER", "--to", "RECEIVER",
+                                        "--value", "AMOUNT", "--tick", "STEP", "--id", "TX"]):
+        result = CliRunner().invoke(main, [*args, "--format", "sarif"])
+        assert result.exit_code == 1, result.output
+        doc = json.loads(result.stdout)
+        assert doc["runs"][0]["results"] and doc["runs"][0]["tool"]["driver"]["rules"]
+        assert {key for key in _keys(doc) if key.lower().endswith("uri") and key != "uri"} == set(), args
+        assert set(doc["runs"][0]["tool"]["driver"]) == {"name", "semanticVersion", "rules"}
+        assert result.stdout.count("https://") == result.stdout.count("http") == 1  # the $schema alone
+        assert code_scanning_problems(doc) == []
+
+
+def test_each_command_s_run_has_its_own_category(tmp_path: Path) -> None:
+    """``screen … --format sarif`` and ``screen-transfers … --format sarif`` wrote no ``automationDetails.id``:
+    uploaded in one workflow, code scanning took both for the same analysis (one category of the commit) and the
+    later replaced the earlier's alerts; two seasons screened in one workflow did the same, and the upload action's
+    ``category`` input cannot tell them apart. Each run now has the id ``daishi-forensics/screen/`` or
+    ``daishi-forensics/screen-transfers/`` (a trailing slash: a category, no run instance), and
+    ``--sarif-category NAME`` makes it ``daishi-forensics/<command>/NAME/``; a name outside the rule is a usage
+    error (exit 2). The other formats are unchanged."""
+    from .transferkit import background_rows, cycle_rows, write_csv
+
+    fed = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    table = write_csv(tmp_path / "tx.csv", background_rows() + cycle_rows())
+    columns = ["--from", "SENDER", "--to", "RECEIVER", "--value", "AMOUNT", "--tick", "STEP", "--id", "TX"]
+    runs = {
+        ("screen", None): ["screen", str(fed)],
+        ("screen", "2026-09"): ["screen", str(fed), "--sarif-category", "2026-09"],
+        ("screen", "seasons/2026_10.b"): ["screen", str(fed), "--sarif-category", "seasons/2026_10.b"],
+        ("screen-transfers", None): ["screen-transfers", str(table), *columns],
+        ("screen-transfers", "bank-a"): ["screen-transfers", str(table), *columns, "--sarif-category", "bank-a"],
+    }
+    ids = {}
+    for key, args in runs.items():
+        doc = _sarif(args)
+        (run,) = doc["runs"]
+        ids[key] = run["automationDetails"]
+        assert code_scanning_problems(doc) == []
+    assert ids == {
+        ("screen", None): {"id": "daishi-forensics/screen/"},
+        ("screen", "2026-09"): {"id": "daishi-forensics/screen/2026-09/"},
+        ("screen", "seasons/2026_10.b"): {"id": "daishi-forensics/screen/seasons/2026_10.b/"},
+        ("screen-transfers", None): {"id": "daishi-forensics/screen-transfers/"},
+        ("screen-transfers", "bank-a"): {"id": "daishi-forensics/screen-transfers/bank-a/"},
+    }
+    # a name outside the rule: a usage error, nothing screened
+    for bad in ("", "a b", "a//b", "/a", "a/", "..", "a/../b", "a\x1b[2Jb", "é", "x" * 65, "a/b/c/d/e"):
+        refused = CliRunner().invoke(main, ["screen", str(fed), "--format", "sarif", "--sarif-category", bad])
+        assert refused.exit_code == 2, (bad, refused.output)
+        assert "is not a category: give one to four names" in refused.stderr and refused.stdout == "", bad
+    # the other formats: the same bytes with the option as without it
+    for fmt in ("json", "text", "github"):
+        plain = CliRunner().invoke(main, ["screen", str(fed), "--format", fmt])
+        named = CliRunner().invoke(main, ["screen", str(fed), "--format", fmt, "--sarif-category", "2026-09"])
+        assert (plain.exit_code, plain.stdout) == (named.exit_code, named.stdout) and plain.exit_code == 1
+
+
+def _first_line(args: list[str]) -> dict[str, Any]:
+    """The one result's physical location of a ``--format sarif`` run of ``args``."""
+    doc = _sarif(args)
+    assert code_scanning_problems(doc) == []
+    (result,) = doc["runs"][0]["results"]
+    assert result["properties"]["evidence"][0] == 40
+    physical: dict[str, Any] = result["locations"][0]["physicalLocation"]
+    return physical
+
+
+@pytest.mark.parametrize("form", ["stream", "stream-gz", "folder", "bundle", "bundle-gz"])
+def test_a_result_is_at_the_line_of_its_first_evidence_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             form: str) -> None:
+    """``screen fed/m_….jsonl --format sarif`` placed its feeder flag (evidence: events 40, 41, …) at line 1 of the
+    file, the header, whatever the events it cites: code scanning showed the match's archive, not a record of the
+    flag. In a file a record a line (a stream, a folder's events file, plain or gzip: the lines of the text
+    inflated) the result is now at the line of its first evidence event, found by reading the file again for the
+    ids the flags cite (blank lines counted, as the line reader counts them); a bundle (one document) keeps line 1.
+    Here the stream has its header on line 1, two blank lines, then the events (id 40 the 18th): line 21."""
+    import gzip
+
+    events = feeder_events()
+    assert [e["id"] for e in events].index(40) == 17
+    path = write_match(tmp_path / "fed", events, archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
+                       form=form if form.startswith("bundle") else "stream" if form != "folder" else "folder")
+    if form.startswith("stream"):
+        head, rest = path.read_bytes().split(b"\n", 1)
+        data = head + b"\n\n \n" + rest
+        if form == "stream-gz":
+            path.unlink()
+            path = path.with_name(path.name + ".gz")
+            data = gzip.compress(data)
+        path.write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+    target = str(path.relative_to(tmp_path))
+    expected = {"stream": ("fed/m_0123456789ab.jsonl", 21), "stream-gz": ("fed/m_0123456789ab.jsonl.gz", 21),
+                "folder": ("fed/m_0123456789ab/events.jsonl", 18), "bundle": ("fed/m_0123456789ab.json", 1),
+                "bundle-gz": ("fed/m_0123456789ab.json.gz", 1)}[form]
+    assert _first_line(["screen", target]) == {"artifactLocation": {"uri": expected[0]},
+                                               "region": {"startLine": expected[1]}}
+    if form == "stream":  # the line holds event 40
+        assert json.loads(path.read_text().split("\n")[20])["id"] == 40
+
+
+def test_an_evidence_id_two_records_hold_stays_at_the_first_line(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream holding a second record of id 40 out of place (refused by the read boundary, the flag still
+    raised): which of the two the screens read is not known without reading the match again, so the result is
+    at the file's line 1, as before, not at either record's line; the other formats are as they were."""
+    path = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    lines = path.read_bytes().split(b"\n")
+    lines.insert(40, lines[18])  # event 40 again, between 62 and 63
+    path.write_bytes(b"\n".join(lines))
+    monkeypatch.chdir(tmp_path)
+    assert _first_line(["screen", "fed/m_0123456789ab.jsonl"])["region"] == {"startLine": 1}
+
+
+def test_the_demo_stays_at_line_1() -> None:
+    """The demo (a stream shipped inside the package, named ``m_demo``: no file of the repository) keeps its results
+    at line 1: a line of the package's file would be no line of the artifact the result names."""
+    demo = CliRunner().invoke(main, ["screen", "m_demo", "--format", "sarif"])
+    assert demo.exit_code == 1, demo.output
+    results = json.loads(demo.stdout)["runs"][0]["results"]
+    assert results and {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"m_demo"}
+    assert {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results} == {1}

@@ -667,7 +667,6 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
                                     "flag. A threshold on the number of feeders, counted over the season's matches; "
                                     "no p-value."},
         "help": {"text": _RULE_HELP},
-        "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
         "properties": {"screen": "feeder", "scope": "season", "section": "season",
                        "parameters": {"enabled": True, "min_feed_value": 5.0, "min_directionality": 0.6,
                                       "min_one_way_exchanges": 2, "min_spokes": 2}},

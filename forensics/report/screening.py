@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,7 @@ __all__ = [
     "MatchOutcome",
     "ScreenRun",
     "content_digest",
+    "evidence_lines",
     "match_graph",
     "screen_match",
     "screen_one",
@@ -170,6 +173,10 @@ class MatchOutcome:
     conflicts_with: str | None = None
     """The target of the run that holds this match id with another archive or other events: this one
     was not screened (:attr:`error` says so, naming both)."""
+    lines: Mapping[Any, int] = field(default_factory=dict, compare=False, hash=False)
+    """Where the target's file holds a record a line (a stream, a folder's events file; plain or gzip), the
+    line of each flag's first evidence event (:func:`evidence_lines`), by event id; asked for with
+    ``screen_targets(..., lines=True)``, else empty."""
 
 
 def name_text(name: str) -> str:
@@ -276,9 +283,53 @@ def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, 
     return _screen_source(target, source, config)
 
 
-def _screen_source(target: str, source: MatchSource,
-                   config: ScreenConfig) -> tuple[MatchOutcome, nx.MultiDiGraph | None]:
-    """:func:`screen_one` of a target already opened."""
+def evidence_lines(source: MatchSource, ids: Iterable[Any], *, in_order: bool) -> dict[int, int]:
+    """The line of the file of ``source`` that holds each event id of ``ids``, read again from the file, for a
+    source read from a file a record a line (a stream, a folder's events file; plain or gzip: the line of the
+    text inflated) that the target names (its file, or the folder holding it); empty for any other (a bundle,
+    standard input, a server's match, the demo).
+
+    A record's line is the one the line reader numbered (a stream's header is line 1); an id is found by parsing
+    each record (an integer id, or one written ``57.0``, which the read boundary reads as 57).  An id that no
+    record holds, or that two records hold (only a log with records the read boundary refused can: which of them
+    the screens read is not known here), has no line.  ``in_order``: the read found no record at fault, so ids
+    rise strictly through the file and the reading stops past the highest id asked for.  A file that cannot be
+    read again, or changed since it was read, gives no lines."""
+    wanted = {i for i in ids if isinstance(i, int) and not isinstance(i, bool)}
+    where = source.file_records
+    if where is None or source.form not in ("stream", "folder") or not wanted:
+        return {}
+    named, path = os.path.normpath(source.name), os.path.normpath(where.path)
+    if path != named and os.path.dirname(path) != named:  # (the demo: its name is no file, so no line of one)
+        return {}
+    top = max(wanted)
+    found: dict[int, int] = {}
+    twice: set[int] = set()
+    try:
+        with closing(source.records()) as records:  # type: ignore[type-var]  # a generator: closed if left early
+            for record in records:
+                data, line = record[2], record[1]
+                eid = data.get("id") if isinstance(data, dict) else None
+                if isinstance(eid, float) and eid.is_integer():
+                    eid = int(eid)
+                if not isinstance(eid, int) or isinstance(eid, bool):
+                    continue
+                if eid in wanted and line is not None:
+                    if eid in found:
+                        twice.add(eid)
+                    else:
+                        found[eid] = line
+                if in_order and eid >= top:
+                    break
+    except (ForensicsError, OSError):
+        return {}
+    return {eid: line for eid, line in found.items() if eid not in twice}
+
+
+def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
+                   lines: bool = False) -> tuple[MatchOutcome, nx.MultiDiGraph | None]:
+    """:func:`screen_one` of a target already opened; ``lines``: with the line of each flag's first evidence event
+    (:func:`evidence_lines`)."""
     try:
         read = read_match(source)
         analysis = analyze(read, only=SCREEN_PASSES)
@@ -302,7 +353,10 @@ def _screen_source(target: str, source: MatchSource,
     result = screen_graph(graph, config, beside=aside if worth_it(analysis.timeline.events) else None)
     if source.notes:  # what the read accepted (a byte-order mark, a file named for another match): said once
         result = replace(result, notes=(*source.notes, *result.notes))
-    return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, truncated=truncated), graph
+    found = (evidence_lines(source, (f.evidence[0] for f in result.flags), in_order=not invalid)
+             if lines and result.flags else {})
+    return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, truncated=truncated,
+                        lines=found), graph
 
 
 def _canonical(value: Any) -> bytes:
@@ -378,10 +432,11 @@ def _identity(target: str, source: MatchSource) -> str | None:
 def screen_targets(targets: Sequence[str], *, season: Path | None = None,
                    config: ScreenConfig | Mapping[str, Any] | Path | str | None = None,
                    store: Path | None = None, server: str | None = None,
-                   limits: Limits | None = None) -> ScreenRun:
+                   limits: Limits | None = None, lines: bool = False) -> ScreenRun:
     """Screen every target (a folder that is not a match stands for the matches in it);
     with ``season``, the matches in that folder join them and the whole is also screened
-    as one season (:func:`screen_season`)."""
+    as one season (:func:`screen_season`).  ``lines``: each match read from a file a record a line
+    has the line of each flag's first evidence event (:attr:`MatchOutcome.lines`, for SARIF)."""
     cfg = config if isinstance(config, ScreenConfig) else load_config(config)
     # a file named twice (a target that is also in the --season folder, or the folder given as a target too)
     # is screened once: the verdict counts each match it read once
@@ -415,7 +470,7 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
             else:
                 outcomes.append(outcome)
             continue
-        outcome, graph = _screen_source(name, source, cfg)
+        outcome, graph = _screen_source(name, source, cfg, lines)
         if identity is not None:
             first[identity] = (name, len(outcomes))
         outcomes.append(outcome)

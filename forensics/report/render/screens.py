@@ -23,7 +23,7 @@ from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
 from daishi_forensics.wording import count
 
-__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_step_summary",
+__all__ = ["FORMATS", "automation_id", "render", "render_github", "render_json", "render_sarif", "render_step_summary",
            "render_text"]
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -313,7 +313,6 @@ def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
             "shortDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}"},
             "fullDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}. {verdict}"},
             "help": {"text": _RULE_HELP},
-            "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "parameters": dict(config.screens.get(screen, {}))},
         }
         for screen, kind in ids
@@ -366,7 +365,6 @@ def _season_rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str,
             "shortDescription": {"text": f"Season-wide collusion screen {screen}: {kind.replace('_', ' ')}"},
             "fullDescription": {"text": rule},
             "help": {"text": _RULE_HELP},
-            "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "scope": "season", "section": section,
                            "parameters": {k: settings[k] for k in keys if k in settings}},
         })
@@ -430,15 +428,16 @@ def _artifact(target: str) -> str:
     return target
 
 
-def _physical(target: str) -> dict[str, Any]:
-    """A SARIF physical location: the target's file (:func:`_artifact`), and as its region the file's first line
-    (a flag is about a match, not a line of it; code scanning takes no location without ``region.startLine``,
-    1 or more).
+def _physical(target: str, line: int = 1) -> dict[str, Any]:
+    """A SARIF physical location: the target's file (:func:`_artifact`), and as its region ``line`` (code scanning
+    takes no location without ``region.startLine``, 1 or more): the line of the flag's first evidence event where
+    the file holds a record a line (:attr:`MatchOutcome.lines`), else the file's first line (a flag is about a
+    match, not a line of it).
 
-    >>> _physical("m_demo")
-    {'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}
+    >>> _physical("m_demo"), _physical("m_1.jsonl", 12)["region"]
+    ({'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}, {'startLine': 12})
     """
-    return {"artifactLocation": {"uri": _uri(_artifact(target))}, "region": {"startLine": 1}}
+    return {"artifactLocation": {"uri": _uri(_artifact(target))}, "region": {"startLine": line}}
 
 
 def _sarif_text(text: str) -> str:
@@ -481,13 +480,15 @@ def _file_name(target: str) -> str:
 
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
             season_files: list[str] | None = None, also: tuple[str, ...] = (),
-            match_id: str | None = None) -> dict[str, Any]:
+            match_id: str | None = None, lines: Mapping[Any, int] | None = None) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
     ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
     the other targets holding the match (screened once), as related locations.  The fingerprint names the
     match by ``match_id`` where it has one (the flag's own match, else the target's), so the same flag has
     the same fingerprint however its file was named (relative, absolute, through a link, another form);
-    a target without a match id (a table of transfers) by its file's name, not the path to it."""
+    a target without a match id (a table of transfers) by its file's name, not the path to it.  ``lines``: the
+    target's line of each flag's first evidence event where its file has one (:attr:`MatchOutcome.lines`), the
+    result's line (the related locations and a season-scale flag: line 1)."""
     files = [target, *also] if target is not None else list(season_files or ())
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
@@ -502,7 +503,7 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            **({"physicalLocation": _physical(files[0])} if files else {}),
+            **({"physicalLocation": _physical(files[0], (lines or {}).get(flag.evidence[0], 1))} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
         **({"relatedLocations": [{"id": i, "physicalLocation": _physical(f),
@@ -525,22 +526,38 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     }
 
 
-def render_sarif(run: ScreenRun) -> str:
+def automation_id(command: str, category: str | None = None) -> str:
+    """The run's ``automationDetails.id``: ``daishi-forensics/<command>/``, then ``category`` and a slash when given.
+    It ends with a slash: in SARIF 2.1.0 (3.17.4) the part of the id before its last ``/`` is the run's category and
+    the part after it the run's own instance, here none; code scanning keeps one analysis per category of a commit,
+    so ``screen`` and ``screen-transfers`` (and two seasons given categories of their own) never replace each other.
+
+    >>> automation_id("screen"), automation_id("screen-transfers"), automation_id("screen", "2026-09")
+    ('daishi-forensics/screen/', 'daishi-forensics/screen-transfers/', 'daishi-forensics/screen/2026-09/')
+    """
+    return f"daishi-forensics/{command}/" + (f"{category}/" if category else "")
+
+
+def render_sarif(run: ScreenRun, command: str = "screen", category: str | None = None) -> str:
     """SARIF 2.1.0: one result per flag (``error`` for flag, ``warning`` for review), the
     match file as the artifact, the agents as logical locations, the evidence and score
     in ``properties``; unreadable targets as error notifications, a match's unscreened parts (and the
     season's: a season-scale check left unfinished) as warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
     settings), its agents as logical locations and, as its file, the first match file it is about
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
-    Every location is the file from its first line (:func:`_physical`); past the results code scanning shows or
-    takes in a run, a warning notification says so (:func:`_within_limits`)."""
-    placed: list[tuple[Flag, str | None, tuple[str, ...], str | None]] = []
+    A match's result is placed at the line of its flag's first evidence event where the match's file holds a
+    record a line and the line was looked up (:attr:`MatchOutcome.lines`), every other location at the file's
+    first line (:func:`_physical`); past the results code scanning shows or
+    takes in a run, a warning notification says so (:func:`_within_limits`).  ``command`` (``screen``,
+    ``screen-transfers``) and ``category`` (``--sarif-category``) make the run's ``automationDetails.id``
+    (:func:`automation_id`)."""
+    placed: list[tuple[Flag, str | None, tuple[str, ...], str | None, Mapping[Any, int]]] = []
     for m in run.matches:
         if m.result is not None:
-            placed += [(f, m.target, m.also, m.match_id) for f in m.result.flags]
+            placed += [(f, m.target, m.also, m.match_id, m.lines) for f in m.result.flags]
     season = run.season.flags if run.season is not None else ()
-    placed += [(f, None, (), None) for f in season]
-    rules = (_rules((f for f, t, _, _ in placed if t is not None), run.config)
+    placed += [(f, None, (), None, {}) for f in season]
+    rules = (_rules((f for f, t, *_ in placed if t is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
     screened = [m for m in run.matches if m.result is not None]
@@ -559,8 +576,8 @@ def render_sarif(run: ScreenRun) -> str:
         for reason in (run.season.not_screened if run.season is not None else ())
     ]
     results, limits, left_out = _within_limits(
-        [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None, also, match_id)
-         for f, t, also, match_id in placed])
+        [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None, also, match_id,
+                 lines) for f, t, also, match_id, lines in placed])
     notifications += limits
     doc = {
         "$schema": _SARIF_SCHEMA,
@@ -569,9 +586,9 @@ def render_sarif(run: ScreenRun) -> str:
             "tool": {"driver": {
                 "name": "daishi-forensics",
                 "semanticVersion": __version__,
-                "informationUri": "https://github.com/daishi/daishi-forensics",
                 "rules": rules,
             }},
+            "automationDetails": {"id": automation_id(command, category)},
             "invocations": [{
                 "executionSuccessful": not failed,
                 "exitCode": run.exit_code,
@@ -628,12 +645,14 @@ def _within_limits(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
         "left out (the last in the order of the matches); --format json lists every one")}}], left
 
 
-def render(run: ScreenRun, fmt: str, width: int | None = None) -> str:
-    """The run in format ``fmt`` (one of :data:`FORMATS`); text wrapped to ``width`` when given."""
+def render(run: ScreenRun, fmt: str, width: int | None = None, *, command: str = "screen",
+           category: str | None = None) -> str:
+    """The run in format ``fmt`` (one of :data:`FORMATS`); text wrapped to ``width`` when given; SARIF's
+    ``automationDetails.id`` from ``command`` and ``category`` (:func:`automation_id`)."""
     if fmt == "json":
         return render_json(run)
     if fmt == "github":
         return render_github(run)
     if fmt == "sarif":
-        return render_sarif(run)
+        return render_sarif(run, command, category)
     return render_text(run, width)
