@@ -10,7 +10,8 @@ from typing import Any
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, output_overlap, run_season
+from daishi_forensics.batch.season import (JOBS, SeasonMatch, SeasonResult, expand_targets, once_per_folder,
+                                           output_overlap, run_season)
 
 from daishi_forensics.read.sources import Limits
 from daishi_forensics.wording import count
@@ -73,7 +74,8 @@ def season() -> None:
     among them), and the season's net-transfer graph
     (pairs of agents and of operators that moved value, and which recur across
     matches). A match given twice (two paths, or two forms of one match id) is
-    counted once, with a warning. Results an earlier run wrote for matches that
+    counted once, with a warning; a folder holding no match given twice (or by
+    two spellings: d, d/, ./d) is listed once, with a warning. Results an earlier run wrote for matches that
     are no longer among the inputs (removed, or renamed) are moved to
     OUTDIR/.stale/matches/ and their resume keys removed, so matches/ holds this
     season's results only; summary.json lists them as stale, with a warning.
@@ -105,13 +107,16 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
         fail(f"{overlap} is where the season writes its results (--out {out_dir}): they would be read as "
              "matches on the next run; give another --out", exitcodes.USAGE)
     expanded = expand_targets(targets, out_dir=out_dir)
-    empty = [t for t in targets if Path(t).is_dir() and not expand_targets([t], out_dir=out_dir)]
+    empty, same = once_per_folder([t for t in targets if Path(t).is_dir()
+                                   and not expand_targets([t], out_dir=out_dir)])
     if not expanded and not empty:  # a folder gone since expand_targets: nothing to list
         fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
     others = "; the other targets run" if expanded else ""
     for folder in empty:  # as export says it: an error, the other targets run all the same
         say(f"daishi-forensics: error: no matches in {folder} (bundles, streams or match folders{others})",
             err=True)
+    for row in [] if quiet else same:  # a folder given twice (or by two spellings) is listed once, with a
+        say(f"warning: {row['target']} is the same folder as {row['sameAs']}: listed once", err=True)  # warning
     # no match at all: the season runs all the same, with none, so that its summary says so and the results
     # of an earlier run into OUT are set aside (nothing left there looks current)
     show_bar = bool(expanded) and not quiet and sys.stderr is not None and sys.stderr.isatty()  # None: closed
