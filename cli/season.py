@@ -24,7 +24,7 @@ SEASON_EPILOG = exitcodes.epilog(
     findings="some match has findings (a screen verdict of review/flag, invalid records, a finding of the "
              "behavior report), or the season-scale screens flagged across matches (a recurring pair, a cycle: "
              "every match may be clear; the output names the flag)",
-    usage="usage error (also a --cluster no scheduler answers at)",
+    usage="usage error (also a --cluster no scheduler answers at, when a match is left to run)",
     unreadable="some input could not be read, or a folder given holds no match (said on stderr, the other "
                "targets run; summary.json lists it as unreadable)",
     internal="some match's job failed (a bug; its error is in the summary) or the season itself did",
@@ -46,7 +46,8 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           "runs in this process]."),
         click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
-                          "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
+                          "local pool; its workers must be able to read the targets (with no match left to "
+                          "run, none given or every one kept, it is not asked) [env: DAISHI_CLUSTER]."),
         click.option("--redo", is_flag=True, help="Redo every match (default: resume, keeping results whose "
                                                  "input, job version (the tool's, the report's and the screens "
                                                  "configuration's), options and reading limits, such as "

@@ -829,7 +829,12 @@ def _settle(target: str, future: Any) -> dict[str, Any]:
 def _run_cluster(todo: Sequence[str], names: Mapping[str, str], keys: Mapping[str, Any], run: JobFunction,
                  options: Mapping[str, Any], job: str, out_dir: Path, cluster: Any) -> Generator[dict[str, Any], None, None]:
     """Small records of every match of ``todo``, run on a Dask cluster.  Its workers need not see
-    the output folder: they send whole results back and this process writes the files."""
+    the output folder: they send whole results back and this process writes the files.  With nothing to
+    run (no target holds a match, or every match was kept from an earlier run) it connects to no scheduler:
+    nothing is asked of one (a resumed match is told by its key, read here), so a cluster down or gone
+    changes nothing."""
+    if not todo:
+        return
     from distributed import Client, as_completed
 
     own = not isinstance(cluster, Client)
@@ -912,7 +917,8 @@ def run_season(
         and nothing runs beside it; a match that crashes the process then stops the season, whose
         finished matches are kept for the rerun.  Ignored with ``cluster``.
     cluster
-        A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
+        A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``; not connected to when
+        no match is left to run (none given, or every one kept from an earlier run).
     resume
         Keep results whose resume key still matches (False: redo every match).
     verify
