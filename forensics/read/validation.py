@@ -35,7 +35,7 @@ from .archive import past_exact, repeated_agents, twice_message
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
-           "UPCAST_MARKS", "report_schema_errors", "past_unbounded"]
+           "UPCAST_MARKS", "report_schema_errors", "past_unbounded", "read_exactly"]
 
 MAX_MESSAGE = 240
 
@@ -877,6 +877,26 @@ def past_unbounded(source: Any) -> list[tuple[str, str]]:
     checker = _header_checker("archive")
     refused = set() if checker.is_valid(archive) else {path for path, _ in checker.errors(archive)}
     return [(number.path, _past_exact_said(number)) for number in numbers if number.path not in refused]
+
+
+def read_exactly(number: IntegralFloat) -> bool:
+    """True when ``number``, an integer read as a double (:func:`as_integers`), is read as the integer it is:
+    the rule of an event's numbers and of the archive's alike.  A magnitude below 2**53 is (a double holds
+    every integer there); one of 2**53 exactly, only when the text the file writes there is at hand and is
+    that number (``9007199254740992.0``, not ``9007199254740993.0``, which a double reads as 2**53 too);
+    past 2**53, never.
+
+    >>> [read_exactly(IntegralFloat("$.n", 2.0**53, True, written=w)) for w in ("9007199254740992.0",
+    ...                                                                            "9007199254740993.0", None)]
+    [True, False, False]
+    >>> read_exactly(IntegralFloat("$.n", 57.0, True)), read_exactly(IntegralFloat("$.n", 2.0**54, False))
+    (True, False)
+    """
+    magnitude = abs(number.value)
+    if magnitude < EXACT_INTEGER:
+        return True
+    return magnitude == EXACT_INTEGER and number.written is not None and not _written_differs(number.written,
+                                                                                              number.value)
 
 
 def _past_exact_said(number: IntegralFloat) -> str:
