@@ -5,19 +5,39 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.batch.season import (JOBS, SeasonMatch, SeasonResult, expand_targets, once_per_folder,
-                                           output_overlap, run_season)
-
-from daishi_forensics.read.sources import Limits
 from daishi_forensics.wording import count
-from daishi_forensics.replay.fork import cpus
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options, say, say_wrapped, set_help
+from ._common import (TARGET_HELP, fail, handle_errors, import_late, imported_late, input_options, say, say_wrapped,
+                      set_help)
+
+if TYPE_CHECKING:
+    from daishi_forensics.batch.season import (JOBS, SeasonMatch, SeasonResult, expand_targets, once_per_folder,
+                                               output_overlap, run_season)
+    from daishi_forensics.read.sources import Limits
+    from daishi_forensics.replay.fork import cpus
+
+_LATE = {
+    "JOBS": "daishi_forensics.batch.season",
+    "SeasonMatch": "daishi_forensics.batch.season",
+    "SeasonResult": "daishi_forensics.batch.season",
+    "expand_targets": "daishi_forensics.batch.season",
+    "once_per_folder": "daishi_forensics.batch.season",
+    "output_overlap": "daishi_forensics.batch.season",
+    "run_season": "daishi_forensics.batch.season",
+    "Limits": "daishi_forensics.read.sources",
+    "cpus": "daishi_forensics.replay.fork",
+}
+"""What a season imports when it runs (the season runner, the read boundary, the schemas and jsonschema,
+the pool), not when ``season --help`` is asked for."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
 
 SEASON_EPILOG = exitcodes.epilog(
     ok="every match read and clear, and nothing flagged across matches",
@@ -100,6 +120,7 @@ def season() -> None:
 
 def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
          redo: bool, verify: bool, quiet: bool, options: dict[str, Any]) -> None:
+    import_late(globals(), _LATE)
     Limits()  # an unusable $DAISHI_MAX_INFLATED_BYTES stops here, not in every worker
     if any(not target for target in targets):
         fail("a TARGET is empty: give a match file, a folder of matches or a match id", exitcodes.USAGE)

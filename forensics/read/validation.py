@@ -23,15 +23,17 @@ import re
 from decimal import Decimal, InvalidOperation
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
-import jsonschema
 import jsonschema_rs
 
 from daishi_forensics import schemas
 from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
 from .archive import past_exact, repeated_agents, twice_message
+
+if TYPE_CHECKING:  # the detail path's engine, imported when a record is found invalid (the hot path needs none)
+    import jsonschema
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
@@ -278,6 +280,8 @@ def _leaf(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     """The most specific error inside an ``allOf``/``anyOf`` wrapper: a branch the value has the type of
     (``''`` for "an agent id or null": the agent id's "should be non-empty", not "is not of type
     'null'"); when the value has the type of none, one error naming every type."""
+    import jsonschema
+
     if not error.context:
         return error
     here = [e for e in error.context if not e.relative_path]
