@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from daishi_forensics import schemas as schema_files
 from daishi_forensics.jsonio import dumps
 
 from daishi_forensics import exitcodes
@@ -47,6 +46,8 @@ def list_schemas(long_: bool) -> None:
     tool reads and validates), an output (the JSON a command writes) or shared
     definitions, and what it describes.
     """
+    from daishi_forensics import schemas as schema_files  # when it runs: `schemas --help` needs no schema
+
     names = schema_files.schema_names()
     if not long_:
         write_stdout("".join(f"{name}\n" for name in names))
@@ -66,6 +67,8 @@ def list_schemas(long_: bool) -> None:
 @click.option("--inline", is_flag=True, help="Replace every $ref by what it points at (self-contained).")
 def show(name: str, inline: bool) -> None:
     """Print one schema. NAME is a name from `schemas list`, or an event type (`gather`)."""
+    from daishi_forensics import schemas as schema_files
+
     names = set(schema_files.schema_names())
     if name not in names and f"event/{name}" in names:
         name = f"event/{name}"
@@ -89,5 +92,7 @@ def export(directory: Path, inline: bool) -> None:
     The files refer to each other by their urn: ids; with --inline each is
     self-contained instead.
     """
+    from daishi_forensics import schemas as schema_files
+
     written = schema_files.export(directory, inline=inline)
     say(f"wrote {len(written)} schema files to {directory}" + (" (each self-contained)" if inline else ""))

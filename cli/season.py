@@ -5,25 +5,46 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, output_overlap, run_season
-
-from daishi_forensics.read.sources import Limits
 from daishi_forensics.wording import count
-from daishi_forensics.replay.fork import cpus
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options, say, say_wrapped, set_help
+from ._common import (TARGET_HELP, fail, handle_errors, import_late, imported_late, input_options, say, say_wrapped,
+                      set_help)
+
+if TYPE_CHECKING:
+    from daishi_forensics.batch.season import (JOBS, SeasonMatch, SeasonResult, expand_targets, once_per_folder,
+                                               output_overlap, run_season)
+    from daishi_forensics.read.sources import Limits
+    from daishi_forensics.replay.fork import cpus
+
+_LATE = {
+    "JOBS": "daishi_forensics.batch.season",
+    "SeasonMatch": "daishi_forensics.batch.season",
+    "SeasonResult": "daishi_forensics.batch.season",
+    "expand_targets": "daishi_forensics.batch.season",
+    "once_per_folder": "daishi_forensics.batch.season",
+    "output_overlap": "daishi_forensics.batch.season",
+    "run_season": "daishi_forensics.batch.season",
+    "Limits": "daishi_forensics.read.sources",
+    "cpus": "daishi_forensics.replay.fork",
+}
+"""What a season imports when it runs (the season runner, the read boundary, the schemas and jsonschema,
+the pool), not when ``season --help`` is asked for."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
 
 SEASON_EPILOG = exitcodes.epilog(
     ok="every match read and clear, and nothing flagged across matches",
     findings="some match has findings (a screen verdict of review/flag, invalid records, a finding of the "
              "behavior report), or the season-scale screens flagged across matches (a recurring pair, a cycle: "
              "every match may be clear; the output names the flag)",
-    usage="usage error (also a --cluster no scheduler answers at)",
+    usage="usage error (also a --cluster no scheduler answers at, when a match is left to run)",
     unreadable="some input could not be read, or a folder given holds no match (said on stderr, the other "
                "targets run; summary.json lists it as unreadable)",
     internal="some match's job failed (a bug; its error is in the summary) or the season itself did",
@@ -45,7 +66,8 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           "runs in this process]."),
         click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
-                          "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
+                          "local pool; its workers must be able to read the targets (with no match left to "
+                          "run, none given or every one kept, it is not asked) [env: DAISHI_CLUSTER]."),
         click.option("--redo", is_flag=True, help="Redo every match (default: resume, keeping results whose "
                                                  "input, job version (the tool's, the report's and the screens "
                                                  "configuration's), options and reading limits, such as "
@@ -73,7 +95,8 @@ def season() -> None:
     among them), and the season's net-transfer graph
     (pairs of agents and of operators that moved value, and which recur across
     matches). A match given twice (two paths, or two forms of one match id) is
-    counted once, with a warning. Results an earlier run wrote for matches that
+    counted once, with a warning; a folder holding no match given twice (or by
+    two spellings: d, d/, ./d) is listed once, with a warning. Results an earlier run wrote for matches that
     are no longer among the inputs (removed, or renamed) are moved to
     OUTDIR/.stale/matches/ and their resume keys removed, so matches/ holds this
     season's results only; summary.json lists them as stale, with a warning.
@@ -97,6 +120,7 @@ def season() -> None:
 
 def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
          redo: bool, verify: bool, quiet: bool, options: dict[str, Any]) -> None:
+    import_late(globals(), _LATE)
     Limits()  # an unusable $DAISHI_MAX_INFLATED_BYTES stops here, not in every worker
     if any(not target for target in targets):
         fail("a TARGET is empty: give a match file, a folder of matches or a match id", exitcodes.USAGE)
@@ -105,13 +129,16 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
         fail(f"{overlap} is where the season writes its results (--out {out_dir}): they would be read as "
              "matches on the next run; give another --out", exitcodes.USAGE)
     expanded = expand_targets(targets, out_dir=out_dir)
-    empty = [t for t in targets if Path(t).is_dir() and not expand_targets([t], out_dir=out_dir)]
+    empty, same = once_per_folder([t for t in targets if Path(t).is_dir()
+                                   and not expand_targets([t], out_dir=out_dir)])
     if not expanded and not empty:  # a folder gone since expand_targets: nothing to list
         fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
     others = "; the other targets run" if expanded else ""
     for folder in empty:  # as export says it: an error, the other targets run all the same
         say(f"daishi-forensics: error: no matches in {folder} (bundles, streams or match folders{others})",
             err=True)
+    for row in [] if quiet else same:  # a folder given twice (or by two spellings) is listed once, with a
+        say(f"warning: {row['target']} is the same folder as {row['sameAs']}: listed once", err=True)  # warning
     # no match at all: the season runs all the same, with none, so that its summary says so and the results
     # of an earlier run into OUT are set aside (nothing left there looks current)
     show_bar = bool(expanded) and not quiet and sys.stderr is not None and sys.stderr.isatty()  # None: closed

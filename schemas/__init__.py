@@ -43,19 +43,21 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 import re
 from collections.abc import Iterator
 
-import jsonschema
-import referencing
-from referencing.jsonschema import DRAFT202012
-
 from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.outputs import write_file
+
+if TYPE_CHECKING:  # imported when a validator or the registry is first asked for: listing, showing and
+    import jsonschema  # exporting the schemas (and `schemas --help`) need neither
+    import referencing
+
+    Validator: Any
 
 __all__ = ["ID_PREFIX", "Validator", "ecma_pattern", "role", "validator", "event_types", "export", "inlined", "load", "registry",
            "schema_names"]
@@ -122,6 +124,9 @@ def registry() -> referencing.Registry[Any]:
     ``jsonschema.Draft202012Validator(load("event/gather"), registry=registry())``.
     The registry is immutable, so the same one is returned on every call.
     """
+    import referencing
+    from referencing.jsonschema import DRAFT202012
+
     resources_ = [(schema["$id"], DRAFT202012.create_resource(schema)) for schema in _schemas().values()]
     return referencing.Registry().with_resources(resources_).crawl()
 
@@ -281,13 +286,28 @@ def ecma_pattern(pattern: str) -> re.Pattern[str]:
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+    import jsonschema
+
     if validator.is_type(instance, "string") and not ecma_pattern(pattern).search(instance):
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
-"""``jsonschema.Draft202012Validator`` whose ``pattern`` anchors ``$`` at the very end (ECMA-262), as
-``jsonschema_rs`` does: the two engines give the same verdicts."""
+@cache
+def _validator_class() -> Any:
+    """``jsonschema.Draft202012Validator`` whose ``pattern`` anchors ``$`` at the very end (ECMA-262), as
+    ``jsonschema_rs`` does: the two engines give the same verdicts.  The module's ``Validator``, made when
+    first asked for (jsonschema imported then)."""
+    import jsonschema
+
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
+
+
+def __getattr__(name: str) -> Any:
+    """``Validator`` (:func:`_validator_class`), imported late: listing, showing or exporting the schemas
+    imports no jsonschema."""
+    if name == "Validator":
+        return _validator_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @cache
@@ -295,6 +315,9 @@ def _unmarked_registry() -> referencing.Registry[Any]:
     """:func:`registry` with no ``$schema`` in any resource's contents: a ``$ref`` into one then keeps
     the validator's own class (``jsonschema`` picks the class of a referenced schema by its
     ``$schema``, which would be the stock one)."""
+    import referencing
+    from referencing.jsonschema import DRAFT202012
+
     resources_ = [(schema["$id"], DRAFT202012.create_resource({k: v for k, v in schema.items() if k != "$schema"}))
                   for schema in _schemas().values()]
     return referencing.Registry().with_resources(resources_).crawl()
@@ -303,7 +326,7 @@ def _unmarked_registry() -> referencing.Registry[Any]:
 def validator(schema: dict[str, Any]) -> Any:
     """A :data:`Validator` of ``schema`` (one of these schemas, or a part of one) that resolves the
     schemas' ids and keeps the ECMA-262 anchoring through every ``$ref``."""
-    return Validator({k: v for k, v in schema.items() if k != "$schema"}, registry=_unmarked_registry())
+    return _validator_class()({k: v for k, v in schema.items() if k != "$schema"}, registry=_unmarked_registry())
 
 
 _ROLES: dict[str, tuple[str, str]] = {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -27,7 +28,7 @@ def _imported_by(args: list[str]) -> tuple[int, list[str]]:
         "sys.stdout.flush()\n"
         "sys.stderr.write(repr(code) + '\\n')\n"
         "sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in\n"
-        "                 ('daishi_forensics', 'networkx', 'numpy', 'jsonschema'))))\n"
+        "                 ('daishi_forensics', 'networkx', 'numpy', 'jsonschema', 'referencing'))))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     code_line, modules = run.stderr.rsplit("\n", 2)[-2:]
@@ -107,6 +108,47 @@ def test_a_commands_help_imports_none_of_its_working_parts(command: str, module:
     assert code == 0
     assert [m for m in modules if m == "daishi_forensics.cli." + module]
     assert not [m for m in modules if m.startswith((*HEAVY, "daishi_forensics.batch", "pyarrow"))]
+
+
+@pytest.mark.parametrize("args", [
+    ["season", "--help"], ["season", "screen", "--help"], ["season", "behavior", "--help"],
+    ["schemas", "--help"], ["schemas", "list", "--help"], ["schemas", "show", "--help"],
+    ["schemas", "export", "--help"]])
+def test_the_help_of_season_and_schemas_imports_none_of_their_working_parts(args: list[str]) -> None:
+    """``season --help`` imported the season runner, the read boundary, the schemas and jsonschema (0.20 s CPU,
+    where ``--help`` takes 0.06 s); ``schemas --help`` the schema package, which imported jsonschema and
+    referencing at its top (0.12 s). Each imports its command module alone now."""
+    code, modules = _imported_by(args)
+    assert code == 0
+    assert [m for m in modules if m == f"daishi_forensics.cli.{args[0]}"]
+    assert not [m for m in modules if m.startswith((*HEAVY, "referencing", "daishi_forensics.batch", "pyarrow"))]
+
+
+def test_listing_showing_and_exporting_the_schemas_imports_no_jsonschema(tmp_path: Path) -> None:
+    """The schema package imported jsonschema and referencing at its top, though only a validator or the
+    registry needs them; ``schemas list``, ``show`` and ``export`` import neither now."""
+    for args in (["schemas", "list", "--long"], ["schemas", "show", "gather", "--inline"],
+                 ["schemas", "export", str(tmp_path / "out")]):
+        code, modules = _imported_by(args)
+        assert code == 0, args
+        assert "daishi_forensics.schemas" in modules, args
+        assert not [m for m in modules if m.split(".")[0] in ("jsonschema", "referencing")], args
+
+
+def test_reading_a_valid_match_imports_no_jsonschema() -> None:
+    """The read boundary's validation imported jsonschema (the detail path's engine) at its top, though only
+    a record found invalid needs it: ``validate m_demo`` (every record valid) imports none of it now, and
+    the schema package's validator is still there when asked for."""
+    code, modules = _imported_by(["validate", "m_demo"])
+    assert code == 0
+    assert "daishi_forensics.read.validation" in modules
+    assert not [m for m in modules if m.split(".")[0] in ("jsonschema", "referencing")]
+    from daishi_forensics import schemas
+
+    assert schemas.Validator is schemas.validator(schemas.load("event/rest")).__class__
+    assert schemas.Validator.__name__ == "Validator" and "Validator" in schemas.__all__
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        _ = schemas.nope
 
 
 def test_the_help_names_the_formats_and_defaults_the_command_uses() -> None:

@@ -179,7 +179,7 @@ def test_an_archive_tick_written_as_a_fraction_is_read_as_the_integer_and_said(t
         assert (said.exit_code, said.output.replace(str(path), str(plain))) == (expected.exit_code, expected.output)
 
 
-@pytest.mark.parametrize("written", [b"9007199254740993.0", b"18446744073709551616", b"9007199254740992.0"])
+@pytest.mark.parametrize("written", [b"9007199254740993.0", b"18446744073709551616"])
 def test_an_archive_tick_past_2_53_is_said_so_not_quoted_as_the_double(tmp_path: Path, written: bytes) -> None:
     """``"endedAtTick": 9007199254740993.0`` (read as the double 2**53) was refused by behavior and score as
     'endedAtTick is missing or not an integer: 9007199254740992.0', a number the file does not hold and no
@@ -195,6 +195,22 @@ def test_an_archive_tick_past_2_53_is_said_so_not_quoted_as_the_double(tmp_path:
             1, f"daishi-forensics: error: {path}, field endedAtTick: a number past 2^53 - 1 (9007199254740991), the "
                "largest integer the export format holds (not quoted: read as a double, it may not be the number "
                "written): it is not a tick")
+
+
+@pytest.mark.parametrize("written", [b"9007199254740992.0", b"9007199254740992"])
+def test_an_archive_tick_of_2_53_written_as_such_is_quoted_as_the_integer_it_is(tmp_path: Path, written: bytes) -> None:
+    """``"endedAtTick": 9007199254740992.0`` was refused as 'a number past 2^53 - 1 ... (not quoted: read as a
+    double, it may not be the number written)', though the file writes 2**53, the double read: it is read as that
+    integer now, as in an event, and refused as the same tick written without a fraction is (exit 1 as before)."""
+    events, arch = _match()
+    arch["endedAtTick"] = 10
+    path = write_match(tmp_path, events, arch)
+    path.write_bytes(path.read_bytes().replace(b'"endedAtTick":10', b'"endedAtTick":' + written, 1))
+    for command in ("behavior", "score"):
+        result = CliRunner().invoke(main, [command, str(path)])
+        assert (result.exit_code, result.output.splitlines()[-1]) == (
+            1, f"daishi-forensics: error: {path}, field endedAtTick: 9007199254740992 is not a tick: ticks are "
+               "integers from 0 to 2^53 - 1 (9007199254740991)")
 
 
 @pytest.mark.parametrize("form", ["stream", "bundle"])

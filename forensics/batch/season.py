@@ -829,7 +829,12 @@ def _settle(target: str, future: Any) -> dict[str, Any]:
 def _run_cluster(todo: Sequence[str], names: Mapping[str, str], keys: Mapping[str, Any], run: JobFunction,
                  options: Mapping[str, Any], job: str, out_dir: Path, cluster: Any) -> Generator[dict[str, Any], None, None]:
     """Small records of every match of ``todo``, run on a Dask cluster.  Its workers need not see
-    the output folder: they send whole results back and this process writes the files."""
+    the output folder: they send whole results back and this process writes the files.  With nothing to
+    run (no target holds a match, or every match was kept from an earlier run) it connects to no scheduler:
+    nothing is asked of one (a resumed match is told by its key, read here), so a cluster down or gone
+    changes nothing."""
+    if not todo:
+        return
     from distributed import Client, as_completed
 
     own = not isinstance(cluster, Client)
@@ -912,7 +917,8 @@ def run_season(
         and nothing runs beside it; a match that crashes the process then stops the season, whose
         finished matches are kept for the rerun.  Ignored with ``cluster``.
     cluster
-        A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
+        A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``; not connected to when
+        no match is left to run (none given, or every one kept from an earlier run).
     resume
         Keep results whose resume key still matches (False: redo every match).
     verify
@@ -1124,7 +1130,8 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
     screens' :func:`~daishi_forensics.screens.screen_season`).
 
     Each of ``empty_folders`` (folders given that hold no match) is listed among the unreadable
-    inputs (:func:`empty_folder_row`) and makes the exit code 3 unless it is 70; it is no match, so
+    inputs (:func:`empty_folder_row`), once however often or by whichever spellings it was given
+    (:func:`once_per_folder`), and makes the exit code 3 unless it is 70; it is no match, so
     it is in no count and no table.
 
     Deterministic: ``matches`` are sorted by target first.  A match whose seats the season cannot
@@ -1186,7 +1193,7 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
         "results": rows,
         "unreadable": sorted([{"target": m.target, "status": m.status, "error": m.error}
                               for m in ordered_matches if m.status in ("unreadable", "failed")]
-                             + [empty_folder_row(folder) for folder in sorted(set(empty_folders))],
+                             + [empty_folder_row(folder) for folder in once_per_folder(empty_folders)[0]],
                              key=lambda row: str(row["target"])),
         "duplicates": duplicates,
         "stale": [dict(row) for row in sorted(stale, key=lambda row: str(row["file"]))],
@@ -1205,6 +1212,33 @@ def empty_folder_row(folder: str) -> dict[str, Any]:
     """
     return {"target": folder, "status": "unreadable",
             "error": f"no matches in {folder} (bundles, streams or match folders)"}
+
+
+def once_per_folder(folders: Sequence[str]) -> tuple[list[str], list[dict[str, str]]]:
+    """``(folders counted, duplicates)`` of the folders given that hold no match: each folder once (the same
+    folder by two spellings, ``d``, ``d/`` and ``./d``, or by a link, is one), in the order given, by its
+    first spelling in sorted order (so the order given changes no summary), and each other spelling listed
+    as ``{"target", "sameAs"}`` (the spelling counted), as :func:`once_per_match` counts a match given twice.
+
+    >>> once_per_folder(["other", "in/empty/", "in/empty", "in/empty"])
+    (['other', 'in/empty'], [{'target': 'in/empty/', 'sameAs': 'in/empty'}])
+    """
+    def identity(folder: str) -> str:
+        try:  # links followed; a folder gone since is told apart by its spelling made absolute
+            return str(Path(folder).resolve()) if Path(folder).exists() else os.path.abspath(folder)
+        except OSError:
+            return os.path.abspath(folder)
+
+    of = {folder: identity(folder) for folder in sorted(set(folders))}
+    spelling: dict[str, str] = {}
+    duplicates: list[dict[str, str]] = []
+    for folder, same in of.items():
+        if same in spelling:
+            duplicates.append({"target": folder, "sameAs": spelling[same]})
+        else:
+            spelling[same] = folder
+    kept = dict.fromkeys(spelling[of[folder]] for folder in folders)
+    return list(kept), duplicates
 
 
 def _season_step(job: Job, matches: Sequence[SeasonMatch], options: Mapping[str, Any]) -> dict[str, Any] | None:

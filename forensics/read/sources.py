@@ -62,7 +62,7 @@ from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, ForensicsError, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
-from .validation import EXACT_INTEGER, IntegerPath, IntegralFloat, as_integers, integer_paths
+from .validation import EXACT_INTEGER, IntegerPath, IntegralFloat, as_integers, integer_paths, read_exactly
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
                        replace_lone_surrogates, repeated_keys, with_lone_surrogates,
                        written_numbers)
@@ -237,12 +237,14 @@ class MatchSource:
     archive_numbers: list[IntegralFloat] = field(default_factory=list)
     """Numbers of the archive written with a fraction or exponent where its schema puts an integer
     (``"endedAtTick": 600.0``), read as the integers they are (said as warnings), paths from the
-    archive's root; one of 2**53 or more stays as read (its schema says it)."""
+    archive's root; one that cannot be read exactly (:attr:`archive_past`) stays as read."""
 
     archive_past: list[IntegralFloat] = field(default_factory=list)
     """Integers of the archive read as doubles of 2**53 or more in magnitude (``9007199254740993.0``), which
     cannot be read exactly: as written where the archive's text was at hand (a stream's header line, a
-    bundle's document, a folder's ``archive.json``: :func:`_archive_past`), paths from the archive's root."""
+    bundle's document, a folder's ``archive.json``, a server's first export page: :func:`_archive_past`),
+    paths from the archive's root.  One of 2**53 exactly that the text writes as such (``9007199254740992.0``)
+    is read as that integer instead, as in an event (:func:`~.validation.read_exactly`)."""
     header_text: bytes | None = None
     """The header's text, where it is one line (a stream's first line)."""
 
@@ -252,8 +254,13 @@ class MatchSource:
             found = as_integers(archive, _archive_integers())[1]
             if not self.archive_past:
                 self.archive_past = _archive_past(found, self.header_text, ("archive",))
-            numbers = [n for n in found if abs(n.value) < EXACT_INTEGER]  # below 2**53: read as the integers
-            if numbers:  # (2**53 and past: a double there may not be the number written, so not read as one)
+            # read as the integers they are, as an event's are (read_exactly): below 2**53, and 2**53 itself where
+            # the text writes it; past that, or where the double may not be the number written, refused
+            exact = [dataclasses.replace(n, written=None) for n in self.archive_past if read_exactly(n)]
+            if exact:
+                self.archive_past = [n for n in self.archive_past if not read_exactly(n)]
+            numbers = [n for n in found if abs(n.value) < EXACT_INTEGER] + exact
+            if numbers:
                 read, _ = as_integers(archive, [tuple(n.where) for n in numbers])
                 self.header = {**self.header, "archive": read}
                 self.archive_numbers = [*self.archive_numbers, *numbers]
@@ -2085,6 +2092,7 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
     spool = tempfile.TemporaryFile()
     try:
         texts: dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]] = {}
+        past = _archive_past(as_integers(first["archive"], _archive_integers())[1], body, ("archive",))
         page_errata = _spool_pages(client, (first, body), spool, name, match_id, quoted, limits, texts)
         del value, body
         report, report_error = _fetch_report(client, quoted, match_id)
@@ -2112,7 +2120,7 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
 
     errata = [erratum for page in page_errata for erratum in page.errata]
     source = MatchSource(name, "server", header, records, errata=errata, page_errata=page_errata,
-                         report_error=report_error, lone_surrogates=client.lone_surrogates)
+                         report_error=report_error, lone_surrogates=client.lone_surrogates, archive_past=past)
     weakref.finalize(source, spool.close)
     return source
 

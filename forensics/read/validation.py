@@ -23,9 +23,8 @@ import re
 from decimal import Decimal, InvalidOperation
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
-import jsonschema
 import jsonschema_rs
 
 from daishi_forensics import schemas
@@ -33,9 +32,12 @@ from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
 from .archive import past_exact, repeated_agents, twice_message
 
+if TYPE_CHECKING:  # the detail path's engine, imported when a record is found invalid (the hot path needs none)
+    import jsonschema
+
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
-           "UPCAST_MARKS", "report_schema_errors", "past_unbounded"]
+           "UPCAST_MARKS", "report_schema_errors", "past_unbounded", "read_exactly"]
 
 MAX_MESSAGE = 240
 
@@ -278,6 +280,8 @@ def _leaf(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     """The most specific error inside an ``allOf``/``anyOf`` wrapper: a branch the value has the type of
     (``''`` for "an agent id or null": the agent id's "should be non-empty", not "is not of type
     'null'"); when the value has the type of none, one error naming every type."""
+    import jsonschema
+
     if not error.context:
         return error
     here = [e for e in error.context if not e.relative_path]
@@ -877,6 +881,26 @@ def past_unbounded(source: Any) -> list[tuple[str, str]]:
     checker = _header_checker("archive")
     refused = set() if checker.is_valid(archive) else {path for path, _ in checker.errors(archive)}
     return [(number.path, _past_exact_said(number)) for number in numbers if number.path not in refused]
+
+
+def read_exactly(number: IntegralFloat) -> bool:
+    """True when ``number``, an integer read as a double (:func:`as_integers`), is read as the integer it is:
+    the rule of an event's numbers and of the archive's alike.  A magnitude below 2**53 is (a double holds
+    every integer there); one of 2**53 exactly, only when the text the file writes there is at hand and is
+    that number (``9007199254740992.0``, not ``9007199254740993.0``, which a double reads as 2**53 too);
+    past 2**53, never.
+
+    >>> [read_exactly(IntegralFloat("$.n", 2.0**53, True, written=w)) for w in ("9007199254740992.0",
+    ...                                                                            "9007199254740993.0", None)]
+    [True, False, False]
+    >>> read_exactly(IntegralFloat("$.n", 57.0, True)), read_exactly(IntegralFloat("$.n", 2.0**54, False))
+    (True, False)
+    """
+    magnitude = abs(number.value)
+    if magnitude < EXACT_INTEGER:
+        return True
+    return magnitude == EXACT_INTEGER and number.written is not None and not _written_differs(number.written,
+                                                                                              number.value)
 
 
 def _past_exact_said(number: IntegralFloat) -> str:
