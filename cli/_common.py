@@ -9,7 +9,6 @@ whole or not at all; a closed stdout ends the output quietly).
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
 import os
 import shutil
@@ -20,6 +19,7 @@ from typing import Any, Callable, NoReturn, TypeVar, cast
 import click
 from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.errors import BadSetting, ForensicsError
+from daishi_forensics.lazy import attribute
 from daishi_forensics.outputs import append_file, inputs_kept, write_file, write_stdout
 from daishi_forensics.textsafe import shown
 
@@ -47,27 +47,18 @@ class ServerURL(click.ParamType):
             self.fail(shown(exc.message), param, ctx)
 
 
-def imported_late(namespace: dict[str, Any], names: dict[str, str], name: str) -> Any:
-    """A command module's ``__getattr__`` (PEP 562): ``name`` imported from its module in ``names``
-    (``module``, or ``module:attribute`` for a name the command module gives it) and kept in the
-    command module's ``namespace``, so a command's working parts (the read boundary, the screens,
-    the renderers) are imported when it runs, not for ``--help``, and stay attributes of the
-    command module (a test can patch them there)."""
-    where = names.get(name)
-    if where is None:
-        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
-    module, _, attribute = where.partition(":")
-    value = getattr(importlib.import_module(module), attribute or name)
-    namespace[name] = value
-    return value
-
-
 def import_late(namespace: dict[str, Any], names: dict[str, str]) -> None:
     """Import every name of ``names`` not yet in ``namespace`` (one a test patched is kept): the
     first thing a command with late imports does when it runs."""
     for name in names:
         if name not in namespace:
             imported_late(namespace, names, name)
+
+
+imported_late = attribute
+"""A command module's ``__getattr__`` (PEP 562) gives its working parts (the read boundary, the screens,
+the renderers) through this (:func:`daishi_forensics.lazy.attribute`): imported when the command runs, not
+for ``--help``, and kept as attributes of the command module (a test can patch them there)."""
 
 
 def input_options(func: F) -> F:

@@ -17,9 +17,9 @@ them ``screens`` (graph functions over any transfer graph) and ``simulate``.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from .lazy import attribute
 from .version import __version__
 
 if TYPE_CHECKING:
@@ -57,12 +57,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'daishi_forensics' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return attribute(globals(), _EXPORTS, name)
 
 
 def __dir__() -> list[str]:

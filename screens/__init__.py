@@ -26,8 +26,9 @@ and digest are stamped in every result), sets how often an honest match is not `
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from daishi_forensics.lazy import attribute
 
 if TYPE_CHECKING:
     from .config import ConfigError, ScreenConfig, default_config, load_config
@@ -36,12 +37,12 @@ if TYPE_CHECKING:
     from .screening import SCREENS, ScreenResult, SeasonResult, screen_graph, screen_season
 
 _EXPORTS: dict[str, str] = {
-    "ConfigError": "config", "ScreenConfig": "config", "default_config": "config", "load_config": "config",
-    "Flag": "flags", "Level": "flags", "Verdict": "flags", "verdict_of": "flags",
-    "FORCED_KINDS": "graph", "ScreenInputError": "graph", "TransferView": "graph", "combine_graphs": "graph",
-    "net_transfer_graph": "graph",
-    "SCREENS": "screening", "ScreenResult": "screening", "SeasonResult": "screening", "screen_graph": "screening",
-    "screen_season": "screening",
+    "ConfigError": ".config", "ScreenConfig": ".config", "default_config": ".config", "load_config": ".config",
+    "Flag": ".flags", "Level": ".flags", "Verdict": ".flags", "verdict_of": ".flags",
+    "FORCED_KINDS": ".graph", "ScreenInputError": ".graph", "TransferView": ".graph", "combine_graphs": ".graph",
+    "net_transfer_graph": ".graph",
+    "SCREENS": ".screening", "ScreenResult": ".screening", "SeasonResult": ".screening",
+    "screen_graph": ".screening", "screen_season": ".screening",
 }
 """Each public name → the module of this package that defines it, imported when the name is first
 asked for: importing one module (``screens.config`` for the ``screen`` command's options) does
@@ -70,12 +71,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    return attribute(globals(), _EXPORTS, name)
 
 
 def __dir__() -> list[str]:

@@ -3,7 +3,7 @@ and never from another room's private module (a name starting with ``_``).
 
 The rooms, in order (docs/ARCHITECTURE.md draws them):
 
-    base      daishi_forensics.{errors, exitcodes, arithmetic, jsonio, version, textsafe, wording, outputs}, schemas
+    base      daishi_forensics.{errors, exitcodes, arithmetic, jsonio, version, textsafe, wording, outputs, lazy}, schemas
     screens   graph functions over any transfer graph (nothing of Daishi)
     simulate  the synthetic match writer (needs only the base)
     read      sources, the read boundary, upcast, schema checks, archive settings
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"daishi_forensics": ROOT / "forensics", "daishi_forensics.schemas": ROOT / "schemas",
            "daishi_forensics.screens": ROOT / "screens", "daishi_forensics.probes": ROOT / "probes",
            "daishi_forensics.cli": ROOT / "cli"}
-BASE_MODULES = {"errors", "exitcodes", "arithmetic", "jsonio", "version", "textsafe", "wording", "outputs"}
+BASE_MODULES = {"errors", "exitcodes", "arithmetic", "jsonio", "version", "textsafe", "wording", "outputs", "lazy"}
 ORDER = ["base", "screens", "simulate", "read", "replay", "economy", "injection", "probes", "profile", "score",
          "study", "report", "batch", "cli"]
 RANK = {room: k for k, room in enumerate(ORDER)}

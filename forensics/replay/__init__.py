@@ -10,8 +10,9 @@ plain columns a pass keeps its per-event state in (:func:`int_column`, :class:`T
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from daishi_forensics.lazy import attribute
 
 if TYPE_CHECKING:
     from ._columns import RecordLog, Rows, ShapeTable, Table, code_column, int_column, position
@@ -22,12 +23,12 @@ if TYPE_CHECKING:
     from .world import CountingPass, Event, Pass, Tally, TickClosingPass, World
 
 _EXPORTS: dict[str, str] = {
-    **dict.fromkeys(("RecordLog", "Rows", "ShapeTable", "Table", "code_column", "int_column", "position"), "_columns"),
-    **dict.fromkeys(("MatchAnalysis", "analyze", "analyze_target", "paused_cycle_collection"), "analysis"),
-    "replay": "driver",
-    **dict.fromkeys(("Catalogue", "PassFactory", "PassSpec", "lazy"), "registry"),
-    "Timeline": "timeline",
-    **dict.fromkeys(("CountingPass", "Event", "Pass", "Tally", "TickClosingPass", "World"), "world"),
+    **dict.fromkeys(("RecordLog", "Rows", "ShapeTable", "Table", "code_column", "int_column", "position"), "._columns"),
+    **dict.fromkeys(("MatchAnalysis", "analyze", "analyze_target", "paused_cycle_collection"), ".analysis"),
+    "replay": ".driver",
+    **dict.fromkeys(("Catalogue", "PassFactory", "PassSpec", "lazy"), ".registry"),
+    "Timeline": ".timeline",
+    **dict.fromkeys(("CountingPass", "Event", "Pass", "Tally", "TickClosingPass", "World"), ".world"),
 }
 """Each public name → the module of this package that defines it, imported when the name is first
 asked for: the analysis names load the read layer (schemas, validators), and a module of the
@@ -35,12 +36,7 @@ package imported alone (``replay.fork`` for the command line's progress line) lo
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    return attribute(globals(), _EXPORTS, name)
 
 
 __all__ = [
