@@ -45,7 +45,7 @@ from .phrases import (did_text, exposure_text, finding_text, flag_significance, 
                       probe_text, ranks_text)
 from .tables import cell
 
-__all__ = ["render_html", "CSP", "esc", "esc_cell", "table", "cell_html", "level_html", "seat_html"]
+__all__ = ["render_html", "CSP", "esc", "esc_cell", "table", "cell_html", "level_html", "seat_html", "SeatLabels"]
 
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
@@ -104,12 +104,13 @@ LONG_WORD = 24
 _LONG_RUN = re.compile(r"\S{%d,}" % LONG_WORD)
 
 
-def esc_cell(value: Any) -> str:
+def esc_cell(value: Any, seats: SeatLabels | None = None) -> str:
     """:func:`esc` for a table cell: a run of :data:`LONG_WORD` characters or more without a space (a long
     name, model or message word) is marked to break anywhere, so it wraps inside its cell, while every other
     word keeps its width: a cell's words, and a column's header, are never cut into letters to make room
     for it (``overflow-wrap: anywhere`` on the whole cell made the table give every column the width of one
-    letter, and spread "evidence" over two lines as "eviden ce").
+    letter, and spread "evidence" over two lines as "eviden ce").  With ``seats``, every seat the text names
+    has its name in ``<bdi>`` (:meth:`SeatLabels.html`).
 
     >>> esc_cell("tier")
     'tier'
@@ -117,6 +118,13 @@ def esc_cell(value: Any) -> str:
     'ok <span class="brk">WWWWWWWWWWWWWWWWWWWWWWWW</span>'
     """
     text = _shown(value)
+    if seats is not None:
+        return seats.html(text, _runs_escaped)
+    return _runs_escaped(text)
+
+
+def _runs_escaped(text: str) -> str:
+    """``text`` (as shown) escaped, each run of :data:`LONG_WORD` characters or more marked to break anywhere."""
     out, at = [], 0
     for m in _LONG_RUN.finditer(text):  # measured on the text as shown, escaped piece by piece
         out += [_escaped(text[at:m.start()]), f'<span class="brk">{_escaped(m.group())}</span>']
@@ -130,6 +138,43 @@ def level_html(level: str | None) -> str:
         return "–"
     cls = level if level in ("flag", "review", "clear") else "other"
     return f'<span class="lv {cls}">{esc(level)}</span>'
+
+
+class SeatLabels:
+    """The seats a page names in its sentences and its cells of text (a flag's explanation, "Only the pairs with
+    Ash (a_1)", a pair's reputation points "Ash (a_1) 1, Nyx (a_2) 0"): each found where the text writes it as
+    a seat is written, ``Name (id)`` (:meth:`Agent.shown_label`, the text as the page shows it), so that its
+    name can be put in ``<bdi>`` as a seat's cell puts it (:func:`seat_html`).  A seat without a name (or named
+    its id) is its id, written as it is.
+
+    >>> seats = SeatLabels({"7": "שרה", "a_2": "<b>Nyx</b>", "a_3": None})
+    >>> seats.html("with שרה (7), <b>Nyx</b> (a_2) and a_3: שרה (7)x", html.escape)
+    'with <bdi>שרה</bdi> (7), <bdi>&lt;b&gt;Nyx&lt;/b&gt;</bdi> (a_2) and a_3: שרה (7)x'
+    """
+
+    def __init__(self, names: Mapping[str, str | None]) -> None:
+        self.tails: dict[str, int] = {}
+        """Each seat's label as shown -> the length of its end, `` (id)``, after the name."""
+        for agent, name in names.items():
+            label = Agent(agent, name).shown_label()
+            if label != agent:
+                shown_label = shown_lines(label)
+                self.tails[shown_label] = len(shown_label) - len(shown_lines(label[:-len(agent) - 3]))
+        labels = sorted(self.tails, key=lambda k: (-len(k), k))  # the longest first: a name holding another's label
+        self.pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, labels)) + r")(?!\w)") if labels else None
+
+    def html(self, text: str, escaped: Callable[[str], str]) -> str:
+        """``text`` (as the page shows it) written by ``escaped``, piece by piece, every seat it names with its
+        name in ``<bdi>``: the name escaped first, then wrapped, so a name's own text never becomes markup."""
+        if self.pattern is None or " (" not in text:
+            return escaped(text)
+        out, at = [], 0
+        for m in self.pattern.finditer(text):
+            name_end = m.end() - self.tails[m.group()]
+            out += [escaped(text[at:m.start()]), f"<bdi>{escaped(text[m.start():name_end])}</bdi>",
+                    escaped(text[name_end:m.end()])]
+            at = m.end()
+        return "".join(out) + escaped(text[at:])
 
 
 def seat_html(value: Agent) -> str:
@@ -183,6 +228,11 @@ class _Page:
         self.doc = doc
         self.events = events
         self.seat_index = {s["agentId"]: k + 1 for k, s in enumerate(doc.report["seats"])}
+        self.seats = SeatLabels(doc.names.names)
+
+    def text(self, value: Any) -> str:
+        """A sentence, a heading or a note of the page, escaped, every seat it names with its name in ``<bdi>``."""
+        return self.seats.html(_shown(value), _escaped)
 
     def event(self, event_id: int) -> str:
         if event_id in self.events:
@@ -226,15 +276,15 @@ class _Page:
             return self.level(value.level)
         if isinstance(value, (list, tuple)) and value and all(isinstance(v, Agent) for v in value):
             return ", ".join(self.agent(v) for v in value)
-        return esc_cell(value)
+        return esc_cell(value, self.seats)
 
     def table(self, block: Block, row_ids: Sequence[str] | None = None) -> str:
         return table(block, self.value, row_ids)
 
     def block(self, block: Block, *, level: int = 2, extra: str = "", row_ids: Sequence[str] | None = None) -> str:
-        out = [f'<section id="{block.key}"><h{level}>{esc(block.title)}</h{level}>']
+        out = [f'<section id="{block.key}"><h{level}>{self.text(block.title)}</h{level}>']
         if block.intro:
-            out.append(f'<p class="intro">{esc(block.intro)}</p>')
+            out.append(f'<p class="intro">{self.text(block.intro)}</p>')
         out.append(extra)
         if not block.rows:
             out.append("<p>None.</p>")
@@ -244,20 +294,20 @@ class _Page:
         else:
             out.append(self.table(block, row_ids))
         if block.note:
-            out.append(f'<p class="note">{esc(block.note)}</p>')
+            out.append(f'<p class="note">{self.text(block.note)}</p>')
         out.append("</section>")
         return "".join(out)
 
 
 def _flag_item(page: _Page, flag: Any, first: bool, besides: str | None) -> str:
     doc = page.doc
-    head = (f"{page.level(flag.level)} [{flag.number}] {esc(flag_title(flag, doc.names, besides=besides))}; "
+    head = (f"{page.level(flag.level)} [{flag.number}] {page.text(flag_title(flag, doc.names, besides=besides))}; "
             f"{esc(flag_significance(flag))}")
     if not first:
-        return f"<li>{head} <span class=\"note\">(explained under {esc(doc.names.label(doc.first_agent(flag.number)))} " \
+        return f"<li>{head} <span class=\"note\">(explained under {page.text(doc.names.label(doc.first_agent(flag.number)))} " \
                "above)</span></li>"
     evidence = f'<div class="ev">evidence: {page.ids(EventIds(flag.evidence))}</div>' if flag.evidence else ""
-    return f'<li>{head}<div class="why">{esc(doc.names.named(flag.explanation))}</div>{evidence}</li>'
+    return f'<li>{head}<div class="why">{page.text(doc.names.named(flag.explanation))}</div>{evidence}</li>'
 
 
 def _focus(page: _Page) -> str:
@@ -268,9 +318,9 @@ def _focus(page: _Page) -> str:
     seat, line = doc.seat(agent), doc.line_of(agent)
     flags = [doc.summary.flags[f["number"] - 1] for f in focus["flags"]]
     items = "".join(_flag_item(page, f, True, agent) for f in flags) or \
-        f"<li>No screen flag names {esc(doc.names.label(agent))}.</li>"
+        f"<li>No screen flag names {page.text(doc.names.label(agent))}.</li>"
     ranks = _ranks_table(page, focus)
-    out = [f'<section class="focus" id="focus"><h2>In focus: {esc(doc.names.label(agent))}</h2>',
+    out = [f'<section class="focus" id="focus"><h2>In focus: {page.text(doc.names.label(agent))}</h2>',
            f'<p class="sub">{esc(focus_head(seat, line))}</p>',
            f"<h3>What it did</h3><p>{esc(did_text(seat, focus, line))}</p>",
            f'<h3>Flags</h3><ul class="flags">{items}</ul>',
@@ -311,7 +361,7 @@ def _summary(page: _Page) -> str:
                     f'</strong><ul class="flags">{items}</ul></div>')
     right = [f"<h3>Findings ({len(s.findings)})</h3>"]
     if s.findings:
-        right.append("<ul>" + "".join(f"<li>{esc(finding_text(f, doc.names))} "
+        right.append("<ul>" + "".join(f"<li>{page.text(finding_text(f, doc.names))} "
                                       f"{page.ids(EventIds(tuple(e for e in f.get('events') or [] if isinstance(e, int))))}"
                                       "</li>" for f in s.findings[:MAX_IDS_TEXT]) + "</ul>")
         if len(s.findings) > MAX_IDS_TEXT:
@@ -321,7 +371,7 @@ def _summary(page: _Page) -> str:
         right.append("<p>None: the archive's figures agree with the events, no erratum applied, every record "
                      "valid.</p>")
     right.append(f"<h3>Probes complied with ({len(s.complied)})</h3>")
-    right.append("<ul>" + "".join(f"<li>{esc(probe_text(p, doc.names))}</li>" for p in s.complied) + "</ul>"
+    right.append("<ul>" + "".join(f"<li>{page.text(probe_text(p, doc.names))}</li>" for p in s.complied) + "</ul>"
                  if s.complied else "<p>None.</p>")
     right.append(f"<h3>Injection exposure</h3><p>{esc(exposure_text(s))}</p>")
     out = ['<section id="summary"><h2>Summary</h2><div class="cols">',
