@@ -41,14 +41,14 @@ def test_a_seats_name_inside_the_pages_text_is_in_bdi(tmp_path: Path) -> None:
     assert f'<p class="intro">Every seat <bdi>{NAME}</bdi> (7) traded with, stood beside' in page
     assert page.count(f'<p class="note">Only the pairs with <bdi>{NAME}</bdi> (7) (1 of 1).</p>') == 2
     assert f'<p class="note">Only the chains <bdi>{NAME}</bdi> (7) started or echoed (0 of 0).</p>' in page
-    assert f"<td><bdi>{NAME}</bdi> (7) 1, <bdi>&lt;i&gt;Nyx&lt;/i&gt;</bdi> (a_2) 1</td>" in page
+    assert f'<td><bdi>{NAME}</bdi> (7) 1, <bdi><span class="nw">&lt;i&gt;Nyx&lt;/i&gt;</span></bdi> (a_2) 1</td>' in page
     assert "<i>" not in page
 
 
 def test_a_name_that_is_markup_or_holds_another_seats_label_stays_text(tmp_path: Path) -> None:
     """A name written as markup, or holding another seat's label, is escaped, then wrapped whole."""
     page = _page(tmp_path, hostile=f"</bdi><b>{NAME} (7)")
-    hostile = f"<bdi>&lt;/bdi&gt;&lt;b&gt;{NAME} (7)</bdi> (a_2)"
+    hostile = f'<bdi><span class="nw">&lt;/bdi&gt;&lt;b&gt;{NAME}</span> (7)</bdi> (a_2)'
     assert f"<td><bdi>{NAME}</bdi> (7) 1, {hostile} 1</td>" in page
     assert "<b>" not in page and page.count("<bdi>") == page.count("</bdi>")
 

@@ -59,7 +59,7 @@ table{border-collapse:collapse;margin:.5rem 0;font-size:13px}
 .wide{overflow-x:auto;max-width:100%}
 th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
 th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
-.brk{overflow-wrap:anywhere}
+.brk{overflow-wrap:anywhere}.nw{white-space:nowrap}
 tr.marked td{background:#eef4ff;font-weight:600}
 tr:target td{background:#fff3bf}
 .lv{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:.7rem;font-weight:600;font-size:12px}
@@ -99,9 +99,28 @@ def _escaped(text: str) -> str:
 
 
 LONG_WORD = 24
-"""A run of at least this many characters without a space, in a table cell, may break anywhere."""
+"""A run of at least this many characters without a space, in a table cell, may break anywhere; a shorter one
+is never broken (:func:`esc_cell`)."""
 
-_LONG_RUN = re.compile(r"\S{%d,}" % LONG_WORD)
+_RUN = re.compile(r"\S+")
+
+_BREAK_AFTER = re.compile("[-\u058a\u05be\u1400\u1806\u2010\u2012-\u2015\u2e17\u2e1a\u2e3a\u2e3b\u2e40\u301c"
+                          "\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d/|?!}\u2026]")
+"""A character after which a browser may break a word that has no space: a hyphen or a dash (Unicode's dash
+punctuation, but the non-breaking hyphen), a slash, a bar, ``?``, ``!``, ``}``, an ellipsis."""
+
+_WIDE = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff60\U0001f000-\U0001faff]")
+"""A wide character of a CJK script, or an emoji: a browser may break a line between it and its neighbour."""
+
+
+def _breakable(run: str) -> bool:
+    """Whether a browser may break ``run`` (a word without a space) inside it: after one of :data:`_BREAK_AFTER`
+    that is not its last character, or beside a wide character (:data:`_WIDE`).
+
+    >>> [_breakable(w) for w in ("gpt-5-mini", "(1/3)", "–", "ok-", "\\\\x20Ash", "40%", "שרה", "张伟")]
+    [True, True, False, False, False, False, False, True]
+    """
+    return len(run) > 1 and (_BREAK_AFTER.search(run, 0, len(run) - 1) is not None or _WIDE.search(run) is not None)
 
 
 def esc_cell(value: Any, seats: SeatLabels | None = None) -> str:
@@ -109,13 +128,18 @@ def esc_cell(value: Any, seats: SeatLabels | None = None) -> str:
     name, model or message word) is marked to break anywhere, so it wraps inside its cell, while every other
     word keeps its width: a cell's words, and a column's header, are never cut into letters to make room
     for it (``overflow-wrap: anywhere`` on the whole cell made the table give every column the width of one
-    letter, and spread "evidence" over two lines as "eviden ce").  With ``seats``, every seat the text names
-    has its name in ``<bdi>`` (:meth:`SeatLabels.html`).
+    letter, and spread "evidence" over two lines as "eviden ce").  A shorter run is never broken: one a browser
+    could break (:func:`_breakable`: at a hyphen, a dash, a slash...) is kept on one line,
+    so an identifier (a model ``gpt-5-mini-2025-08-07``, a seat's id, a match's id, a probe's name) is read
+    whole, as a word is.  With ``seats``, every seat the text names has its name in ``<bdi>``
+    (:meth:`SeatLabels.html`).
 
     >>> esc_cell("tier")
     'tier'
     >>> esc_cell("ok " + "W" * 24)
     'ok <span class="brk">WWWWWWWWWWWWWWWWWWWWWWWW</span>'
+    >>> esc_cell("model gpt-5-mini-2025-08-07 (1/3)")
+    'model <span class="nw">gpt-5-mini-2025-08-07</span> <span class="nw">(1/3)</span>'
     """
     text = _shown(value)
     if seats is not None:
@@ -124,10 +148,18 @@ def esc_cell(value: Any, seats: SeatLabels | None = None) -> str:
 
 
 def _runs_escaped(text: str) -> str:
-    """``text`` (as shown) escaped, each run of :data:`LONG_WORD` characters or more marked to break anywhere."""
+    """``text`` (as shown) escaped, each run of :data:`LONG_WORD` characters or more marked to break anywhere,
+    each shorter one a browser could break marked to stay whole."""
     out, at = [], 0
-    for m in _LONG_RUN.finditer(text):  # measured on the text as shown, escaped piece by piece
-        out += [_escaped(text[at:m.start()]), f'<span class="brk">{_escaped(m.group())}</span>']
+    for m in _RUN.finditer(text):  # measured on the text as shown, escaped piece by piece
+        run = m.group()
+        if len(run) >= LONG_WORD:
+            mark = "brk"
+        elif _breakable(run):
+            mark = "nw"
+        else:
+            continue
+        out += [_escaped(text[at:m.start()]), f'<span class="{mark}">{_escaped(run)}</span>']
         at = m.end()
     return "".join(out) + _escaped(text[at:])
 
@@ -207,7 +239,7 @@ def table(block: Block, value: Callable[[Any], str] = cell_html, row_ids: Sequen
     """A block's table, as every page writes it: in a box that scrolls on its own, a number (:func:`is_number`)
     in a numeric cell (right-aligned, never wrapped), every other cell written by ``value``; ``row_ids`` give
     the rows their anchors, the block's marked rows (the seat in focus) are set apart."""
-    out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc(h)}</th>" for h in block.headers),
+    out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc_cell(h)}</th>" for h in block.headers),
            "</tr></thead><tbody>"]
     for k, row in enumerate(block.rows):
         attrs = f' id="{row_ids[k]}"' if row_ids else ""
