@@ -38,7 +38,8 @@ def test_a_message_that_mattered_twice_is_listed_once_in_every_format() -> None:
     section = re.search(r'<section id="focus-messages">.*?</section>', page, re.S)
     assert section is not None
     assert section.group(0).count('<a href="#ev-9735">9735</a>') == 1
-    assert f'<td><a href="#ev-9735">9735</a></td><td class="n">50</td><td>hijack</td><td>{WHY}</td>' in section.group(0)
+    why = WHY.replace("instruction-override)", '<span class="nw">instruction-override)</span>')  # kept whole
+    assert f'<td><a href="#ev-9735">9735</a></td><td class="n">50</td><td>hijack</td><td>{why}</td>' in section.group(0)
     messages = CliRunner().invoke(main, ["behavior", "m_demo", "--agent", "Willow", "--format", "json"]).output
     assert messages.count('"why": "chain-started"') == 1 and '"event": 9735' in messages  # the JSON as before
 

@@ -152,7 +152,7 @@ def test_a_long_name_is_cut_on_the_plots_and_whole_in_the_tables(tmp_path: Path)
     for svg in plots:
         assert "R" * 14 not in svg and "x" * 14 not in svg
         assert "RRRRRRRRRRRRR… (a_1)" in svg and "xxxxxxxxxxxxx… (a_2)" in svg
-    assert f'<span class="brk">{"R" * 500}</span> (a_1)' in page  # the tables write it whole
+    assert f'<bdi><span class="brk">{"R" * 500}</span></bdi> (a_1)' in page  # the tables write it whole
 
 
 @needs_chromium

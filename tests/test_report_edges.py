@@ -360,4 +360,4 @@ def test_a_name_with_a_run_of_spaces_inside_shows_them_in_text_markdown_and_html
     assert '<a class="seat" href="#seat-3"><bdi>Nyx\\xa0Vale</bdi> (a_3)</a>' in page
     assert '<a class="seat" href="#seat-1"><bdi>Ash Vale</bdi> (a_1)</a>' in page
     assert ">Ash  Vale (a_2)<" not in page and "Nyx\u00a0Vale" not in page
-    assert "<td>Ash Vale (a_1) 1, Ash\\x20\\x20Vale (a_2) 1</td>" in page
+    assert "<td><bdi>Ash Vale</bdi> (a_1) 1, <bdi>Ash\\x20\\x20Vale</bdi> (a_2) 1</td>" in page

@@ -87,10 +87,12 @@ def test_markdown_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Pat
 def test_the_page_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Path) -> None:
     page = _run(["behavior", _feeder(tmp_path), "--format", "html", "--agent", "a_1"])
     assert page.exit_code == 1
-    assert '<h2>In focus: Ash\\xa0Vale (a_1)</h2>' in page.output
-    why = WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo="\\x20Bo\\x20\\x20Ray (a_2)", q="&#x27;")
+    assert '<h2>In focus: <bdi>Ash\\xa0Vale</bdi> (a_1)</h2>' in page.output  # each name in <bdi>, as in a cell
+    why = WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo="<bdi>\\x20Bo\\x20\\x20Ray</bdi> (a_2)", q="&#x27;")
+    why = why.replace("Hub\\x20\\x20Two (h)", "<bdi>Hub\\x20\\x20Two</bdi> (h)").replace(
+        "Ash\\xa0Vale (a_1)", "<bdi>Ash\\xa0Vale</bdi> (a_1)")
     assert page.output.count(f'<div class="why">{why}</div>') == 2  # in focus, and under Flags by agent
-    assert page.output.count('<span class="note">(explained under Ash\\xa0Vale (a_1) above)</span>') == 3  # Bo, a_4, Hub
+    assert page.output.count('<span class="note">(explained under <bdi>Ash\\xa0Vale</bdi> (a_1) above)</span>') == 3  # Bo, a_4, Hub
     assert "Hub  Two" not in page.output and "Hub Two" not in page.output and "\u00a0" not in page.output
 
 
@@ -123,7 +125,7 @@ def test_a_space_at_either_end_of_a_name_is_written_out_in_sentences_as_in_cells
         "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20 (h), a\\_2, a\\_4; p 0.000488, adjusted 0.00293 "
         "over 4 tests"]
     page = _run(["behavior", target, "--format", "html", "--agent", "a_1"]).output
-    assert "<h2>In focus: \\x20Ash (a_1)</h2>" in page
-    assert page.count('<div class="why">Hub\\x20 (h) received 432 in net value one way from 3 seats '
-                      '(\\x20Ash (a_1), a_2, a_4)') == 2
+    assert "<h2>In focus: <bdi>\\x20Ash</bdi> (a_1)</h2>" in page
+    assert page.count('<div class="why"><bdi>Hub\\x20</bdi> (h) received 432 in net value one way from 3 seats '
+                      '(<bdi>\\x20Ash</bdi> (a_1), a_2, a_4)') == 2
     assert "In focus:  Ash" not in page and "Hub  (h)" not in page

@@ -67,7 +67,8 @@ def test_every_screen_note_is_in_the_screens_block_of_every_format(tmp_path: Pat
     intro = intro.split("</p>", 1)[0]
     assert intro.endswith(
         " Note: " + RANKED + ". Note: "
-        + SHARED.format(a="Ash (a_1)", b="&lt;b&gt;Nyx&lt;/b&gt; (a_2)", op="op_*x*\\x1b[2J", q="&#x27;")
+        + SHARED.format(a="<bdi>Ash</bdi> (a_1)", b="<bdi>&lt;b&gt;Nyx&lt;/b&gt;</bdi> (a_2)", op="op_*x*\\x1b[2J",
+                        q="&#x27;")
         + "."), intro
     assert "<b>Nyx" not in page.output and "\x1b" not in page.output
 

@@ -449,7 +449,7 @@ def _md_block(b: Block, out: list[str], level: str = "##") -> None:
     if b.intro:
         out.append(_md_text(b.intro))
         out.append("")
-    out.append(markdown_table(b.headers, b.rows, marked=b.marked) if b.rows else "_none_")
+    out.append(markdown_table(b.headers, b.rows, marked=b.marked, align=True) if b.rows else "_none_")
     out.append("")
     if b.note:
         out.append(_md_text(b.note))

@@ -45,7 +45,7 @@ from .phrases import (did_text, exposure_text, finding_text, flag_significance, 
                       probe_text, ranks_text)
 from .tables import cell
 
-__all__ = ["render_html", "CSP", "esc", "esc_cell", "table", "cell_html", "level_html", "seat_html"]
+__all__ = ["render_html", "CSP", "esc", "esc_cell", "table", "cell_html", "level_html", "seat_html", "SeatLabels"]
 
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
@@ -59,7 +59,7 @@ table{border-collapse:collapse;margin:.5rem 0;font-size:13px}
 .wide{overflow-x:auto;max-width:100%}
 th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
 th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
-.brk{overflow-wrap:anywhere}
+.brk{overflow-wrap:anywhere}.nw{white-space:nowrap}
 tr.marked td{background:#eef4ff;font-weight:600}
 tr:target td{background:#fff3bf}
 .lv{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:.7rem;font-weight:600;font-size:12px}
@@ -99,27 +99,67 @@ def _escaped(text: str) -> str:
 
 
 LONG_WORD = 24
-"""A run of at least this many characters without a space, in a table cell, may break anywhere."""
+"""A run of at least this many characters without a space, in a table cell, may break anywhere; a shorter one
+is never broken (:func:`esc_cell`)."""
 
-_LONG_RUN = re.compile(r"\S{%d,}" % LONG_WORD)
+_RUN = re.compile(r"\S+")
+
+_BREAK_AFTER = re.compile("[-\u058a\u05be\u1400\u1806\u2010\u2012-\u2015\u2e17\u2e1a\u2e3a\u2e3b\u2e40\u301c"
+                          "\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d/|?!}\u2026]")
+"""A character after which a browser may break a word that has no space: a hyphen or a dash (Unicode's dash
+punctuation, but the non-breaking hyphen), a slash, a bar, ``?``, ``!``, ``}``, an ellipsis."""
+
+_WIDE = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff60\U0001f000-\U0001faff]")
+"""A wide character of a CJK script, or an emoji: a browser may break a line between it and its neighbour."""
 
 
-def esc_cell(value: Any) -> str:
+def _breakable(run: str) -> bool:
+    """Whether a browser may break ``run`` (a word without a space) inside it: after one of :data:`_BREAK_AFTER`
+    that is not its last character, or beside a wide character (:data:`_WIDE`).
+
+    >>> [_breakable(w) for w in ("gpt-5-mini", "(1/3)", "–", "ok-", "\\\\x20Ash", "40%", "שרה", "张伟")]
+    [True, True, False, False, False, False, False, True]
+    """
+    return len(run) > 1 and (_BREAK_AFTER.search(run, 0, len(run) - 1) is not None or _WIDE.search(run) is not None)
+
+
+def esc_cell(value: Any, seats: SeatLabels | None = None) -> str:
     """:func:`esc` for a table cell: a run of :data:`LONG_WORD` characters or more without a space (a long
     name, model or message word) is marked to break anywhere, so it wraps inside its cell, while every other
     word keeps its width: a cell's words, and a column's header, are never cut into letters to make room
     for it (``overflow-wrap: anywhere`` on the whole cell made the table give every column the width of one
-    letter, and spread "evidence" over two lines as "eviden ce").
+    letter, and spread "evidence" over two lines as "eviden ce").  A shorter run is never broken: one a browser
+    could break (:func:`_breakable`: at a hyphen, a dash, a slash...) is kept on one line,
+    so an identifier (a model ``gpt-5-mini-2025-08-07``, a seat's id, a match's id, a probe's name) is read
+    whole, as a word is.  With ``seats``, every seat the text names has its name in ``<bdi>``
+    (:meth:`SeatLabels.html`).
 
     >>> esc_cell("tier")
     'tier'
     >>> esc_cell("ok " + "W" * 24)
     'ok <span class="brk">WWWWWWWWWWWWWWWWWWWWWWWW</span>'
+    >>> esc_cell("model gpt-5-mini-2025-08-07 (1/3)")
+    'model <span class="nw">gpt-5-mini-2025-08-07</span> <span class="nw">(1/3)</span>'
     """
     text = _shown(value)
+    if seats is not None:
+        return seats.html(text, _runs_escaped)
+    return _runs_escaped(text)
+
+
+def _runs_escaped(text: str) -> str:
+    """``text`` (as shown) escaped, each run of :data:`LONG_WORD` characters or more marked to break anywhere,
+    each shorter one a browser could break marked to stay whole."""
     out, at = [], 0
-    for m in _LONG_RUN.finditer(text):  # measured on the text as shown, escaped piece by piece
-        out += [_escaped(text[at:m.start()]), f'<span class="brk">{_escaped(m.group())}</span>']
+    for m in _RUN.finditer(text):  # measured on the text as shown, escaped piece by piece
+        run = m.group()
+        if len(run) >= LONG_WORD:
+            mark = "brk"
+        elif _breakable(run):
+            mark = "nw"
+        else:
+            continue
+        out += [_escaped(text[at:m.start()]), f'<span class="{mark}">{_escaped(run)}</span>']
         at = m.end()
     return "".join(out) + _escaped(text[at:])
 
@@ -130,6 +170,43 @@ def level_html(level: str | None) -> str:
         return "–"
     cls = level if level in ("flag", "review", "clear") else "other"
     return f'<span class="lv {cls}">{esc(level)}</span>'
+
+
+class SeatLabels:
+    """The seats a page names in its sentences and its cells of text (a flag's explanation, "Only the pairs with
+    Ash (a_1)", a pair's reputation points "Ash (a_1) 1, Nyx (a_2) 0"): each found where the text writes it as
+    a seat is written, ``Name (id)`` (:meth:`Agent.shown_label`, the text as the page shows it), so that its
+    name can be put in ``<bdi>`` as a seat's cell puts it (:func:`seat_html`).  A seat without a name (or named
+    its id) is its id, written as it is.
+
+    >>> seats = SeatLabels({"7": "שרה", "a_2": "<b>Nyx</b>", "a_3": None})
+    >>> seats.html("with שרה (7), <b>Nyx</b> (a_2) and a_3: שרה (7)x", html.escape)
+    'with <bdi>שרה</bdi> (7), <bdi>&lt;b&gt;Nyx&lt;/b&gt;</bdi> (a_2) and a_3: שרה (7)x'
+    """
+
+    def __init__(self, names: Mapping[str, str | None]) -> None:
+        self.tails: dict[str, int] = {}
+        """Each seat's label as shown -> the length of its end, `` (id)``, after the name."""
+        for agent, name in names.items():
+            label = Agent(agent, name).shown_label()
+            if label != agent:
+                shown_label = shown_lines(label)
+                self.tails[shown_label] = len(shown_label) - len(shown_lines(label[:-len(agent) - 3]))
+        labels = sorted(self.tails, key=lambda k: (-len(k), k))  # the longest first: a name holding another's label
+        self.pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, labels)) + r")(?!\w)") if labels else None
+
+    def html(self, text: str, escaped: Callable[[str], str]) -> str:
+        """``text`` (as the page shows it) written by ``escaped``, piece by piece, every seat it names with its
+        name in ``<bdi>``: the name escaped first, then wrapped, so a name's own text never becomes markup."""
+        if self.pattern is None or " (" not in text:
+            return escaped(text)
+        out, at = [], 0
+        for m in self.pattern.finditer(text):
+            name_end = m.end() - self.tails[m.group()]
+            out += [escaped(text[at:m.start()]), f"<bdi>{escaped(text[m.start():name_end])}</bdi>",
+                    escaped(text[name_end:m.end()])]
+            at = m.end()
+        return "".join(out) + escaped(text[at:])
 
 
 def seat_html(value: Agent) -> str:
@@ -162,7 +239,7 @@ def table(block: Block, value: Callable[[Any], str] = cell_html, row_ids: Sequen
     """A block's table, as every page writes it: in a box that scrolls on its own, a number (:func:`is_number`)
     in a numeric cell (right-aligned, never wrapped), every other cell written by ``value``; ``row_ids`` give
     the rows their anchors, the block's marked rows (the seat in focus) are set apart."""
-    out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc(h)}</th>" for h in block.headers),
+    out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc_cell(h)}</th>" for h in block.headers),
            "</tr></thead><tbody>"]
     for k, row in enumerate(block.rows):
         attrs = f' id="{row_ids[k]}"' if row_ids else ""
@@ -183,6 +260,11 @@ class _Page:
         self.doc = doc
         self.events = events
         self.seat_index = {s["agentId"]: k + 1 for k, s in enumerate(doc.report["seats"])}
+        self.seats = SeatLabels(doc.names.names)
+
+    def text(self, value: Any) -> str:
+        """A sentence, a heading or a note of the page, escaped, every seat it names with its name in ``<bdi>``."""
+        return self.seats.html(_shown(value), _escaped)
 
     def event(self, event_id: int) -> str:
         if event_id in self.events:
@@ -226,15 +308,15 @@ class _Page:
             return self.level(value.level)
         if isinstance(value, (list, tuple)) and value and all(isinstance(v, Agent) for v in value):
             return ", ".join(self.agent(v) for v in value)
-        return esc_cell(value)
+        return esc_cell(value, self.seats)
 
     def table(self, block: Block, row_ids: Sequence[str] | None = None) -> str:
         return table(block, self.value, row_ids)
 
     def block(self, block: Block, *, level: int = 2, extra: str = "", row_ids: Sequence[str] | None = None) -> str:
-        out = [f'<section id="{block.key}"><h{level}>{esc(block.title)}</h{level}>']
+        out = [f'<section id="{block.key}"><h{level}>{self.text(block.title)}</h{level}>']
         if block.intro:
-            out.append(f'<p class="intro">{esc(block.intro)}</p>')
+            out.append(f'<p class="intro">{self.text(block.intro)}</p>')
         out.append(extra)
         if not block.rows:
             out.append("<p>None.</p>")
@@ -244,20 +326,20 @@ class _Page:
         else:
             out.append(self.table(block, row_ids))
         if block.note:
-            out.append(f'<p class="note">{esc(block.note)}</p>')
+            out.append(f'<p class="note">{self.text(block.note)}</p>')
         out.append("</section>")
         return "".join(out)
 
 
 def _flag_item(page: _Page, flag: Any, first: bool, besides: str | None) -> str:
     doc = page.doc
-    head = (f"{page.level(flag.level)} [{flag.number}] {esc(flag_title(flag, doc.names, besides=besides))}; "
+    head = (f"{page.level(flag.level)} [{flag.number}] {page.text(flag_title(flag, doc.names, besides=besides))}; "
             f"{esc(flag_significance(flag))}")
     if not first:
-        return f"<li>{head} <span class=\"note\">(explained under {esc(doc.names.label(doc.first_agent(flag.number)))} " \
+        return f"<li>{head} <span class=\"note\">(explained under {page.text(doc.names.label(doc.first_agent(flag.number)))} " \
                "above)</span></li>"
     evidence = f'<div class="ev">evidence: {page.ids(EventIds(flag.evidence))}</div>' if flag.evidence else ""
-    return f'<li>{head}<div class="why">{esc(doc.names.named(flag.explanation))}</div>{evidence}</li>'
+    return f'<li>{head}<div class="why">{page.text(doc.names.named(flag.explanation))}</div>{evidence}</li>'
 
 
 def _focus(page: _Page) -> str:
@@ -268,9 +350,9 @@ def _focus(page: _Page) -> str:
     seat, line = doc.seat(agent), doc.line_of(agent)
     flags = [doc.summary.flags[f["number"] - 1] for f in focus["flags"]]
     items = "".join(_flag_item(page, f, True, agent) for f in flags) or \
-        f"<li>No screen flag names {esc(doc.names.label(agent))}.</li>"
+        f"<li>No screen flag names {page.text(doc.names.label(agent))}.</li>"
     ranks = _ranks_table(page, focus)
-    out = [f'<section class="focus" id="focus"><h2>In focus: {esc(doc.names.label(agent))}</h2>',
+    out = [f'<section class="focus" id="focus"><h2>In focus: {page.text(doc.names.label(agent))}</h2>',
            f'<p class="sub">{esc(focus_head(seat, line))}</p>',
            f"<h3>What it did</h3><p>{esc(did_text(seat, focus, line))}</p>",
            f'<h3>Flags</h3><ul class="flags">{items}</ul>',
@@ -311,7 +393,7 @@ def _summary(page: _Page) -> str:
                     f'</strong><ul class="flags">{items}</ul></div>')
     right = [f"<h3>Findings ({len(s.findings)})</h3>"]
     if s.findings:
-        right.append("<ul>" + "".join(f"<li>{esc(finding_text(f, doc.names))} "
+        right.append("<ul>" + "".join(f"<li>{page.text(finding_text(f, doc.names))} "
                                       f"{page.ids(EventIds(tuple(e for e in f.get('events') or [] if isinstance(e, int))))}"
                                       "</li>" for f in s.findings[:MAX_IDS_TEXT]) + "</ul>")
         if len(s.findings) > MAX_IDS_TEXT:
@@ -321,7 +403,7 @@ def _summary(page: _Page) -> str:
         right.append("<p>None: the archive's figures agree with the events, no erratum applied, every record "
                      "valid.</p>")
     right.append(f"<h3>Probes complied with ({len(s.complied)})</h3>")
-    right.append("<ul>" + "".join(f"<li>{esc(probe_text(p, doc.names))}</li>" for p in s.complied) + "</ul>"
+    right.append("<ul>" + "".join(f"<li>{page.text(probe_text(p, doc.names))}</li>" for p in s.complied) + "</ul>"
                  if s.complied else "<p>None.</p>")
     right.append(f"<h3>Injection exposure</h3><p>{esc(exposure_text(s))}</p>")
     out = ['<section id="summary"><h2>Summary</h2><div class="cols">',

@@ -21,7 +21,7 @@ from typing import Any
 from daishi_forensics.jsonio import shown as bounded
 from daishi_forensics.textsafe import md_bold, md_escape, shown, shown_ends
 
-from .cells import MAX_IDS_TEXT, Agent, EventIds, Figure, Level
+from .cells import MAX_IDS_TEXT, Agent, EventIds, Figure, Level, is_number
 
 __all__ = ["cell", "text_table", "text_records", "markdown_table", "clean", "github_escape", "wrap",
            "paint", "COLORS", "display_width", "pad", "md_escape"]
@@ -175,10 +175,25 @@ def wrap(text: str, width: int) -> list[str]:
     return lines or [""]
 
 
+NONE = "–"
+"""How a cell with no value reads (:func:`cell` of ``None``); a text cell of a table may hold it too (no share
+of probes, no promise): a column of numbers with it is still a column of numbers."""
+
+
 def _numeric(rows: Sequence[Sequence[Any]], i: int) -> bool:
+    """Whether column ``i`` is a column of numbers, aligned right: every cell a number as a page's numeric cell
+    holds it (:func:`~.cells.is_number`: an int, a float, a :class:`~.cells.Figure`, or a text that is a number,
+    an interval ``0.439–1.000``, a range ``0–239``, a share ``1/3``, a p-value ``5.96e-08``) or none (``None``,
+    ``–``); a column whose every cell is the text ``–`` (a model no seat names) is text, as it was.
+
+    >>> _numeric([[1, "1/3"], [None, "–"], [2.5, "0.439–1.000"]], 1), _numeric([["5.96e-08"], ["gpt-5"]], 0)
+    (True, False)
+    >>> _numeric([["–"], ["–"]], 0), _numeric([[None], [None]], 0)
+    (False, True)
+    """
     values = [r[i] for r in rows]
-    return bool(rows) and all(v is None or isinstance(v, Figure) or (isinstance(v, (int, float)) and not isinstance(v, bool))
-                              for v in values)
+    return (bool(values) and all(v is None or v == NONE or is_number(v) for v in values)
+            and not all(v == NONE for v in values))
 
 
 def _longest_word(text: str) -> int:
