@@ -176,7 +176,8 @@ class MatchOutcome:
     lines: Mapping[Any, int] = field(default_factory=dict, compare=False, hash=False)
     """Where the target's file holds a record a line (a stream, a folder's events file; plain or gzip), the
     line of each flag's first evidence event (:func:`evidence_lines`), by event id: where SARIF places the flag,
-    and the github format's ``line=``; asked for with ``screen_targets(..., lines=True)``, else empty."""
+    and the github format's ``line=``; asked for with ``screen_targets(..., lines=True)``, else empty.  A table of
+    transfers read from a file (``screen-transfers``): the line of each flag's first evidence row, by its id."""
 
 
 def name_text(name: str) -> str:

@@ -552,7 +552,8 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
     settings), its agents as logical locations and, as its file, the first match file it is about
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
     A match's result is placed at the line of its flag's first evidence event where the match's file holds a
-    record a line and the line was looked up (:attr:`MatchOutcome.lines`), every other location at the file's
+    record a line and the line was looked up (:attr:`MatchOutcome.lines`; a table of transfers: its first
+    evidence row's), every other location at the file's
     first line (:func:`_physical`); past the results code scanning shows or
     takes in a run, a warning notification says so (:func:`_within_limits`).  ``command`` (``screen``,
     ``screen-transfers``) and ``category`` (``--sarif-category``) make the run's ``automationDetails.id``
