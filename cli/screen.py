@@ -133,9 +133,10 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     fmt = format_for(fmt, output, FORMATS)
     with progress_for(f"screen {' '.join(targets) or season}", quiet, progress) as line:
         line.stage("reading and screening")
-        # SARIF places a flag at the line of its first evidence event: looked up for that format alone
+        # SARIF and the github format place a flag at the line of its first evidence event: looked up for those
+        # formats alone
         run = screen_targets(targets, season=season, config=config, store=store, server=server,
-                             lines=fmt == "sarif")
+                             lines=fmt in ("sarif", "github"))
     run = dataclasses.replace(run, exit_zero=exit_zero_asked())
     _say_same_match(run)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None, command="screen",

@@ -67,7 +67,10 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
                           "local pool; its workers must be able to read the targets (with no match left to "
-                          "run, none given or every one kept, it is not asked) [env: DAISHI_CLUSTER]."),
+                          "run, none given or every one kept, it is not asked). A scheduler that does not answer "
+                          "is waited for as long as Dask's connect timeout says (distributed.comm.timeouts.connect: "
+                          "$DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT or a Dask configuration file; 30s where "
+                          "none is set), then it is a usage error [env: DAISHI_CLUSTER]."),
         click.option("--redo", is_flag=True, help="Redo every match (default: resume, keeping results whose "
                                                  "input, job version (the tool's, the report's and the screens "
                                                  "configuration's), options and reading limits, such as "

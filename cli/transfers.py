@@ -123,7 +123,10 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
         graph = read_transfer_table(table, columns, tick_kind=tick_kind)
         line.stage(f"screening {graph.number_of_edges():,} transfers")
         result = screen_graph(graph, config)
-    run = ScreenRun(config, (MatchOutcome(str(table), None, result),), exit_zero=exit_zero_asked())
+    # SARIF and the github format place a flag at the line of its first evidence row (the table's rows carry theirs)
+    located = graph.graph.get("lines") or {}
+    lines = {f.evidence[0]: located[f.evidence[0]] for f in result.flags if f.evidence and f.evidence[0] in located}
+    run = ScreenRun(config, (MatchOutcome(str(table), None, result, lines=lines),), exit_zero=exit_zero_asked())
     fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None, command="screen-transfers",
                         category=category), output)

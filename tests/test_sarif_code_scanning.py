@@ -235,7 +235,7 @@ def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch
     github = CliRunner().invoke(main, ["screen", "fed/m_0123456789ab", "--format", "github"])
     assert github.exit_code == 1
     assert [line.split("::")[1] for line in github.stdout.splitlines() if line.startswith("::")] == [
-        f"error file=fed/m_0123456789ab/{events},title=daishi-forensics feeder/hub_and_spoke",
+        f"error file=fed/m_0123456789ab/{events},line=18,title=daishi-forensics feeder/hub_and_spoke",
         f"warning file=fed/m_0123456789ab/{events},title=daishi-forensics not screened whole"]
     assert "fed/m_0123456789ab" in CliRunner().invoke(main, ["screen", "fed/m_0123456789ab"]).stdout
 

@@ -454,7 +454,8 @@ def test_cli_one_match_under_two_names_is_screened_once(runner: CliRunner, tmp_p
                                                                               digest)
     github = runner.invoke(main, ["screen", "--format", "github", *args[1:]])
     annotations = [line for line in github.stdout.splitlines() if line.startswith("::")]
-    assert len(annotations) == 2 and annotations[0].startswith(f"::error file={first},title=daishi-forensics feeder/")
+    assert len(annotations) == 2 and annotations[0].startswith(
+        f"::error file={first},line=19,title=daishi-forensics feeder/")
     assert annotations[0].endswith(f" The same match: {copy}, {bundle} (screened once).")
     assert annotations[1] == (f"::warning file={first},title=daishi-forensics not screened whole::not screened: "
                               f"operator (no seat names its operator); the same match: {copy}, {bundle}")

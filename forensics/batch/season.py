@@ -105,7 +105,7 @@ from daishi_forensics.version import __version__
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import BadSetting, ForensicsError, InputUnreadable, OutputError
 from daishi_forensics.outputs import write_file
-from daishi_forensics.jsonio import dumps
+from daishi_forensics.jsonio import dumps, shown as shown_value
 from daishi_forensics.read.sources import (DEMO_ID, MATCH_SUFFIXES, Limits, _find_in_store, default_store, is_match_folder,
                                           is_match_id, matches_in, redact_url)
 
@@ -826,6 +826,32 @@ def _settle(target: str, future: Any) -> dict[str, Any]:
         return _failed(target, exc)
 
 
+CONNECT_TIMEOUT = 30.0
+"""Seconds a season waits for a Dask scheduler to answer where Dask's configuration sets no connect timeout."""
+
+
+def connect_timeout() -> float:
+    """Seconds to wait for the scheduler of ``--cluster``: Dask's ``distributed.comm.timeouts.connect``
+    (``$DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT`` or a Dask configuration file: ``30s``, ``500ms``, a number
+    of seconds), :data:`CONNECT_TIMEOUT` where it sets none.  One that is no time, or not above zero, is an
+    unusable setting (exit 2)."""
+    import dask.config
+    from dask.utils import parse_timedelta
+
+    value = dask.config.get("distributed.comm.timeouts.connect", None)
+    if value is None:
+        return CONNECT_TIMEOUT
+    try:
+        seconds = parse_timedelta(value, default="seconds")
+    except (KeyError, ValueError, TypeError, OverflowError):
+        seconds = None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+        raise BadSetting(f"{shown_value(value, 40)} is no time to wait for a scheduler: give one above zero, such as 10s or "
+                         "500ms", file="Dask's distributed.comm.timeouts.connect "
+                                       "($DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT or a Dask configuration file)")
+    return float(seconds)
+
+
 def _run_cluster(todo: Sequence[str], names: Mapping[str, str], keys: Mapping[str, Any], run: JobFunction,
                  options: Mapping[str, Any], job: str, out_dir: Path, cluster: Any) -> Generator[dict[str, Any], None, None]:
     """Small records of every match of ``todo``, run on a Dask cluster.  Its workers need not see
@@ -839,8 +865,9 @@ def _run_cluster(todo: Sequence[str], names: Mapping[str, str], keys: Mapping[st
 
     own = not isinstance(cluster, Client)
     if own:
+        timeout = connect_timeout()
         try:
-            client = Client(cluster, set_as_default=False, timeout="30s")
+            client = Client(cluster, set_as_default=False, timeout=timeout)
         except (OSError, ValueError) as exc:  # TimeoutError is an OSError; ValueError: a bad address
             raise BadSetting(f"no Dask scheduler answered at {cluster} ({exc})",
                              file="--cluster / $DAISHI_CLUSTER") from None

@@ -23,7 +23,8 @@ the file.  Nothing is silently dropped:
 * every integer the boundary hands on is a Python ``int``.  A number written with a
   fraction or exponent where the schema puts an integer (``"tick": 57.0``, ``"id": 5e3``)
   is read as that integer and said (a warning); one past 2**53, which a double cannot
-  hold exactly, is an error;
+  hold exactly, is an error, and so is one whose text writes a fraction other than zero
+  (``4503599627370496.5``, read as the double 2**52), which is no integer;
 * a key the record's JSON text repeats is reported (a warning; the last value is kept);
 * a stream line orjson refuses only for an escaped lone surrogate (``"\\ud83d"``, legal JSON
   grammar) is read by the standard library, each lone surrogate as U+FFFD, and said (a warning
@@ -62,7 +63,7 @@ from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lon
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
 from .validation import (EXACT_INTEGER, UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers,
-                         header_problems, json_path, past_unbounded, server_errata_problems)
+                         header_problems, json_path, past_unbounded, server_errata_problems, unread_code, unread_said)
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
@@ -614,7 +615,7 @@ class MatchRead:
         data, numbers = as_integers(data, _checker().integer_paths(type_name))
         if numbers and text is not None:
             numbers = as_written(numbers, text)
-        elif numbers and self.source.number_texts is not None and any(abs(n.value) >= EXACT_INTEGER for n in numbers):
+        elif numbers and self.source.number_texts is not None:
             # a whole document's: the texts of the numbers a double may not be, found there
             numbers = as_written(numbers, None, self.source.number_texts(index))
         elif numbers and written:  # a whole document's (a server's page): the texts found there
@@ -958,8 +959,8 @@ class MatchRead:
     def _numbers(self, numbers: list[IntegralFloat], eid: int | None, line: int | None, index: int,
                  type_name: str) -> bool:
         """Say each number written as a float where an integer goes; True when one cannot be read
-        exactly (past 2**53).  The schema's own complaint about such a number (its maximum) is not
-        said again (:attr:`_said_paths`)."""
+        exactly (past 2**53, or written with a fraction other than zero: :func:`~.validation.unread_said`).
+        The schema's own complaint about such a number (its maximum) is not said again (:attr:`_said_paths`)."""
         bad = False
         self._said_paths = frozenset(n.path for n in numbers if not n.exact)
         for number in numbers:
@@ -970,8 +971,7 @@ class MatchRead:
                                       path=number.path, event_type=type_name))
             else:
                 bad = True
-                self._problem(Problem(self.source.name, f"{number.quoted()} is past 2**53: an integer this "
-                                      "large cannot be read exactly", code="integer-range", event_id=eid,
+                self._problem(Problem(self.source.name, unread_said(number), code=unread_code(number), event_id=eid,
                                       line=line, index=index, path=number.path, event_type=type_name))
         return bad
 
@@ -1261,12 +1261,17 @@ def as_written(numbers: list[IntegralFloat], text: bytes | bytearray | None,
     ``1.8446744073709552e+19``).  A number the double is not is not exact, whatever the double:
     ``9007199254740993.0`` is past 2**53, so it cannot be read exactly (an error, not "read as
     9007199254740992").  Nor is 2**53 whose text is not found (the text read again no longer writes it
-    there): the rule of the archive's numbers too (:func:`~.validation.read_exactly`).  ``written``: the
-    literals already found (by path), when there is no text.
+    there): the rule of the archive's numbers too (:func:`~.validation.read_exactly`).  Nor, at any
+    magnitude, is a number whose text writes a fraction other than zero (``4503599627370496.5``, read as
+    2**52): it is no integer (:func:`~.validation.written_fraction`).  ``written``: the literals already
+    found (by path), when there is no text.
 
     >>> [n] = as_written([IntegralFloat("$.id", 2.0**53, True, ("id",))], b'{"id": 9007199254740993.0}')
     >>> n.exact, n.quoted()
     (False, '9007199254740993.0 (as written in the file; read as 9007199254740992.0)')
+    >>> [n] = as_written([IntegralFloat("$.n", 2.0**52, True, ("n",))], b'{"n": 4503599627370496.5}')
+    >>> n.exact, n.written
+    (False, '4503599627370496.5')
     """
     if text is not None:
         written = written_numbers(text, [number.where for number in numbers])
@@ -1274,7 +1279,7 @@ def as_written(numbers: list[IntegralFloat], text: bytes | bytearray | None,
     out = []
     for number in numbers:
         literal = written.get(number.where)
-        if literal is not None and _differs(literal, number.value):
+        if literal is not None and _differs(literal, number.value):  # a fraction other than zero differs too
             number = replace(number, written=literal, exact=False)
         elif literal is not None and literal.lstrip("-").isdigit():
             number = replace(number, written=literal)

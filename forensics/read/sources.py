@@ -62,7 +62,8 @@ from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, ForensicsError, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
-from .validation import EXACT_INTEGER, IntegerPath, IntegralFloat, as_integers, integer_paths, read_exactly
+from .validation import (EXACT_INTEGER, IntegerPath, IntegralFloat, as_integers, integer_paths, read_exactly,
+                         written_fraction)
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
                        replace_lone_surrogates, repeated_keys, with_lone_surrogates,
                        written_numbers)
@@ -241,10 +242,11 @@ class MatchSource:
 
     archive_past: list[IntegralFloat] = field(default_factory=list)
     """Integers of the archive read as doubles of 2**53 or more in magnitude (``9007199254740993.0``), which
-    cannot be read exactly: as written where the archive's text was at hand (a stream's header line, a
-    bundle's document, a folder's ``archive.json``, a server's first export page: :func:`_archive_past`),
-    paths from the archive's root.  One of 2**53 exactly that the text writes as such (``9007199254740992.0``)
-    is read as that integer instead, as in an event (:func:`~.validation.read_exactly`)."""
+    cannot be read exactly, or whose text writes a fraction other than zero (``4503599627370496.5``), which
+    are no integers: as written where the archive's text was at hand (a stream's header line, a bundle's
+    document, a folder's ``archive.json``, a server's first export page: :func:`_archive_past`), paths from
+    the archive's root.  One of 2**53 exactly that the text writes as such (``9007199254740992.0``) is read
+    as that integer instead, as in an event (:func:`~.validation.read_exactly`)."""
     header_text: bytes | None = None
     """The header's text, where it is one line (a stream's first line)."""
 
@@ -259,7 +261,8 @@ class MatchSource:
             exact = [dataclasses.replace(n, written=None) for n in self.archive_past if read_exactly(n)]
             if exact:
                 self.archive_past = [n for n in self.archive_past if not read_exactly(n)]
-            numbers = [n for n in found if abs(n.value) < EXACT_INTEGER] + exact
+            refused = {n.where for n in self.archive_past}  # a fraction other than zero below 2**53 too
+            numbers = [n for n in found if abs(n.value) < EXACT_INTEGER and n.where not in refused] + exact
             if numbers:
                 read, _ = as_integers(archive, [tuple(n.where) for n in numbers])
                 self.header = {**self.header, "archive": read}
@@ -834,62 +837,73 @@ def _archive_integers() -> tuple[IntegerPath, ...]:
 def _archive_past(found: list[IntegralFloat], text: bytes | bytearray | None,
                  prefix: tuple[Any, ...] = ()) -> list[IntegralFloat]:
     """The numbers of ``found`` (an archive's, :func:`~.validation.as_integers`) read as doubles of 2**53 or
-    more in magnitude, each with its text as ``text`` writes it (the archive at ``prefix`` in that JSON
-    text) where it is at hand: what :attr:`MatchSource.archive_past` holds.  ``text`` is parsed again only
-    when there is such a number.
+    more in magnitude, or whose text writes a fraction other than zero (``4503599627370496.5``, read as
+    2**52: :func:`~.validation.written_fraction`), each with its text as ``text`` writes it (the archive at
+    ``prefix`` in that JSON text) where it is at hand: what :attr:`MatchSource.archive_past` holds.
+    ``text`` is parsed again only when the archive holds an integer read as a double that its text may not write
+    (one of 2**53 or more, or any where the text may write such a number: :data:`_MAY_DIFFER`).
 
-    >>> found = as_integers({"seed": 9007199254740993.0, "n": 5.0}, [("seed",), ("n",)])[1]
-    >>> [(n.path, n.written) for n in _archive_past(found, b'{"archive": {"seed": 9007199254740993.0, "n": 5.0}}',
-    ...                                             ("archive",))]
-    [('$.seed', '9007199254740993.0')]
+    >>> found = as_integers({"seed": 9007199254740993.0, "n": 5.0, "m": 4503599627370496.0},
+    ...                     [("seed",), ("n",), ("m",)])[1]
+    >>> text = b'{"archive": {"seed": 9007199254740993.0, "n": 5.0, "m": 4503599627370496.5}}'
+    >>> sorted((n.path, n.written) for n in _archive_past(found, text, ("archive",)))
+    [('$.m', '4503599627370496.5'), ('$.seed', '9007199254740993.0')]
     """
-    past = [number for number in found if abs(number.value) >= EXACT_INTEGER]
-    if not past:
+    if not found:
         return []
-    written = written_numbers(text, [(*prefix, *number.where) for number in past]) if text is not None else {}
-    return [dataclasses.replace(number, written=written.get((*prefix, *number.where))) for number in past]
+    written: dict[tuple[Any, ...], str] = {}
+    if text is not None and (any(abs(n.value) >= EXACT_INTEGER for n in found) or _MAY_DIFFER.search(text)):
+        written = written_numbers(text, [(*prefix, *number.where) for number in found])
+    past = [dataclasses.replace(number, written=written.get((*prefix, *number.where))) for number in found]
+    return [number for number in past if abs(number.value) >= EXACT_INTEGER or written_fraction(number.written)]
 
 
 def _number_texts(events: list[Any], reread: Callable[[], bytes | bytearray]) -> Callable[[int], dict[tuple[Any, ...], str]]:
-    """A bundle's :attr:`MatchSource.number_texts`: when first asked, every event's doubles at least 2**53
-    in magnitude (where the double may not be the number written: ``9007199254740993.0`` is read as
-    2**53, ``18446744073709551616`` as ``1.8446744073709552e+19``) are found in the text read again;
-    a text that no longer writes such a double there (the file changed since) gives none."""
+    """A bundle's :attr:`MatchSource.number_texts`: when first asked, every event's doubles that are integers
+    (where the double may not be the number written: ``9007199254740993.0`` is read as 2**53,
+    ``18446744073709551616`` as ``1.8446744073709552e+19``, ``4503599627370496.5`` as 2**52) are found in the
+    text read again, and those the read boundary needs are kept (:func:`_texts_at`); a text that no longer
+    writes such a double there (the file changed since) gives none."""
     found: dict[int, dict[tuple[Any, ...], str]] | None = None
 
     def texts(index: int) -> dict[tuple[Any, ...], str]:
         nonlocal found
         if found is None:
-            wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+            wanted = [("events", i, *where) for i, event in enumerate(events) for where in _integral_doubles(event)]
             try:
                 data = reread() if wanted else b""
             except (ForensicsError, OSError, MemoryError):
                 data = b""
-            found = _texts_at(events, wanted, _without_bom(data, "", [])) if data else {}
+            # parsed again only where a number's text may not be its double (a first look: _MAY_DIFFER)
+            found = _texts_at(events, wanted, _without_bom(data, "", [])) if data and _MAY_DIFFER.search(data) else {}
         return found.get(index, {})
 
     return texts
 
 
-_MAY_BE_PAST_EXACT = re.compile(rb"[:\[,]\s*-?(?:[0-9]{16}|[0-9]+(?:\.[0-9]+)?[eE])")
-"""A number a double of 2**53 or more may have been read from: 16 digits or more before any fraction, or an
-exponent (a JSON number has no leading zero).  It may match inside a string too: only a first look."""
+_MAY_DIFFER = re.compile(rb"[:\[,]\s*-?(?:[0-9]{16}|[0-9.]{17}|[0-9]+(?:\.[0-9]+)?[eE])")
+"""A number whose double may be an integer that the text does not write: 16 digits or more before any
+fraction (a double of 2**53 or more), 16 digits or more with a fraction (``4503599627370496.5``,
+``57.0000000000000001``: a number of at most 15 digits is read as the double nearest it, no integer when it
+writes a fraction other than zero), or an exponent (``1e400``, ``5e-400``).  It may match inside a string too:
+only a first look."""
 
 
 def _number_texts_now(events: list[Any], data: bytes | bytearray) -> Callable[[int], dict[tuple[Any, ...], str]]:
     """:func:`_number_texts` of a bundle that cannot be read again (standard input): the texts are found now,
     in ``data``, the text just parsed, which is then let go (only the few numbers' texts are kept).  Events
-    are looked at only when the text may write such a number (:data:`_MAY_BE_PAST_EXACT`).
+    are looked at only when the text may write such a number (:data:`_MAY_DIFFER`).
 
-    >>> events = [{"id": 1, "payload": {"n": 9007199254740992.0}}]
-    >>> _number_texts_now(events, b'{"events": [{"id": 1, "payload": {"n": 9007199254740993.0}}]}')(0)
-    {('payload', 'n'): '9007199254740993.0'}
+    >>> events = [{"id": 1, "payload": {"n": 9007199254740992.0, "m": 4503599627370496.0, "k": 5.0}}]
+    >>> text = b'{"events": [{"id": 1, "payload": {"n": 9007199254740993.0, "m": 4503599627370496.5, "k": 5.0}}]}'
+    >>> sorted(_number_texts_now(events, text)(0).items())
+    [(('payload', 'm'), '4503599627370496.5'), (('payload', 'n'), '9007199254740993.0')]
     >>> _number_texts_now(events, b'{"events": [{"id": 1, "payload": {"n": 1.5}}]}')(0)
     {}
     """
     found: dict[int, dict[tuple[Any, ...], str]] = {}
-    if _MAY_BE_PAST_EXACT.search(data):
-        wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+    if _MAY_DIFFER.search(data):
+        wanted = [("events", i, *where) for i, event in enumerate(events) for where in _integral_doubles(event)]
         found = _texts_at(events, wanted, data) if wanted else {}
     return lambda index: found.get(index, {})
 
@@ -897,19 +911,31 @@ def _number_texts_now(events: list[Any], data: bytes | bytearray) -> Callable[[i
 def _texts_at(events: list[Any], wanted: list[tuple[Any, ...]], data: bytes | bytearray
               ) -> dict[int, dict[tuple[Any, ...], str]]:
     """By event position, the text ``data`` writes at each of ``wanted`` (``("events", i, ...)``) that is read
-    as the double the event holds there."""
+    as the double the event holds there, where the read boundary needs it (:func:`_needed_text`)."""
     found: dict[int, dict[tuple[Any, ...], str]] = {}
     for where, text in written_numbers(data, wanted).items():
-        if _reads_as(text, _at(events, where[1:])):
+        value = _at(events, where[1:])
+        if _reads_as(text, value) and _needed_text(text, value):
             found.setdefault(where[1], {})[where[2:]] = text
     return found
 
 
-def _past_exact(value: Any) -> list[tuple[Any, ...]]:
-    """The path of each double in ``value`` at least 2**53 in magnitude.
+def _needed_text(text: str, value: Any) -> bool:
+    """Whether the read boundary needs the text of ``value``, an integral double, to read it: at 2**53 or more
+    (the double may not be the number written), or where the text writes a fraction other than zero (it is
+    no integer); ``5.0`` is read as 5 without it.
 
-    >>> _past_exact({"id": 5, "tick": 9007199254740992.0, "payload": {"n": [1.5, -1e300]}})
-    [('payload', 'n', 1), ('tick',)]
+    >>> [_needed_text(t, float(t)) for t in ("5.0", "4503599627370496.5", "9007199254740992.0")]
+    [False, True, True]
+    """
+    return abs(value) >= EXACT_INTEGER or written_fraction(text)
+
+
+def _integral_doubles(value: Any) -> list[tuple[Any, ...]]:
+    """The path of each double in ``value`` that is an integer (every one at least 2**53 in magnitude is).
+
+    >>> _integral_doubles({"id": 5, "tick": 9007199254740992.0, "payload": {"n": [1.5, -1e300, 7.0]}})
+    [('payload', 'n', 1), ('payload', 'n', 2), ('tick',)]
     """
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     found = []
@@ -919,7 +945,7 @@ def _past_exact(value: Any) -> list[tuple[Any, ...]]:
             stack.extend((child, (*where, key)) for key, child in node.items())
         elif type(node) is list:
             stack.extend((child, (*where, i)) for i, child in enumerate(node))
-        elif type(node) is float and abs(node) >= EXACT_INTEGER:
+        elif type(node) is float and node.is_integer():
             found.append(where)
     return sorted(found, key=lambda where: [str(part) for part in where])
 
@@ -1859,15 +1885,17 @@ def _holds_lone_surrogate(value: Any) -> bool:
 def _page_texts(body: bytes | bytearray, page: dict[str, Any]) -> dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]]:
     """What only the text ``body`` of an export page shows of its events, by their place in the page: the keys
     each repeats (:func:`_repeated_in_document`), and its numbers as written where the double read may not
-    be the number (an ``id`` read as a double, any number at least 2**53 in magnitude), as a bundle's."""
+    be the number (an ``id`` read as a double, any number at least 2**53 in magnitude, an integral double
+    whose text writes a fraction other than zero), as a bundle's (:func:`_texts_at`)."""
     events = page["events"]
     repeated, _ = _repeated_in_document(body, page)
-    floats = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
-    floats += [("events", i, "id") for i, event in enumerate(events)
-               if type(event) is dict and type(event.get("id")) is float and abs(event["id"]) < EXACT_INTEGER]
+    ids = [("events", i, "id") for i, event in enumerate(events) if type(event) is dict and type(event.get("id")) is float]
+    floats = [("events", i, *where) for i, event in enumerate(events) for where in _integral_doubles(event)
+              if where != ("id",)] if _MAY_DIFFER.search(body) else []
     written: dict[int, dict[tuple[Any, ...], str]] = {}
-    for where, text in (written_numbers(body, floats).items() if floats else ()):
-        written.setdefault(where[1], {})[where[2:]] = text
+    for where, text in (written_numbers(body, ids + floats).items() if ids or floats else ()):
+        if where[2:] == ("id",) or _needed_text(text, _at(events, where[1:])):
+            written.setdefault(where[1], {})[where[2:]] = text
     return {i: (repeated.get(i, ()), written.get(i, {})) for i in sorted({*repeated, *written})}
 
 

@@ -544,15 +544,23 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
     dates too (as numbers, 30 November to 1 December would be 71 ticks apart), and the graph's notes say
     so; only beside a tick that is a number (``5``, ``20261331``) are they numbers.  ``number``: every
     tick a number (a date refused); ``date``: every tick a date, any 8 digits ``YYYYMMDD`` included (a
-    number refused)."""
+    number refused).
+
+    Where every row came with its line (``(line, mapping)`` pairs: a file's rows, :func:`table_rows`), the
+    graph's ``lines`` maps each transfer's id (its ``event``) to its line: a CSV row's first line, as the reader
+    numbers it, a JSON line's own."""
     if tick_kind not in TICK_KINDS:
         raise ValueError(f"tick_kind is one of {', '.join(TICK_KINDS)}, not {tick_kind!r}")
     graph = nx.MultiDiGraph(name=file)
     seen: dict[str, int] = {}
+    located = True  # every row came with its line (a file's, as table_rows numbers them)
     first: dict[str, int] = {}  # the first line of a tick that is a number, and of one that is a date
     either: tuple[int, Any] | None = None  # the first tick that reads as both (its line and cell), while undecided
     for number, item in enumerate(rows, start=2):
-        line, row = item if isinstance(item, tuple) else (number, item)
+        if isinstance(item, tuple):
+            line, row = item
+        else:
+            line, row, located = number, item, False
         _require(row, columns, file, line)
         source = _account(row, columns.source, file, line)
         target = _account(row, columns.target, file, line)
@@ -593,6 +601,8 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
             "look like dates: --tick-kind number)"]
     if "date" in first or (either is not None and not first):
         graph.graph["tick_dates"] = True  # the explanations name times as dates, spans in minutes to days
+    if located:
+        graph.graph["lines"] = seen  # where each transfer is, by its id: a flag's place in the file (SARIF, github)
     return graph
 
 

@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # the detail path's engine, imported when a record is found i
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
-           "UPCAST_MARKS", "report_schema_errors", "past_unbounded", "read_exactly"]
+           "UPCAST_MARKS", "report_schema_errors", "past_unbounded", "read_exactly", "written_fraction", "unread_said",
+           "unread_code"]
 
 MAX_MESSAGE = 240
 
@@ -729,7 +730,8 @@ class IntegralFloat:
     value: float
     """The number as read."""
     exact: bool
-    """True when it is an integer exactly (a magnitude up to 2**53): read as that integer."""
+    """True when it is an integer exactly (a magnitude up to 2**53, and a text, where known, that writes no
+    fraction other than zero): read as that integer."""
     where: tuple[Any, ...] = ()
     """Its keys and array positions from the record's root."""
     written: str | None = None
@@ -817,13 +819,14 @@ def header_problems(source: Any) -> list[Problem]:
                 where = "$." + key + path[1:]
                 number = past.pop(where, None) if key == "archive" else None
                 if number is not None:  # a double there may not be the number written: not the schema's words
-                    problems.append(Problem(name, _past_exact_said(number), code="integer-range", path=where))
+                    problems.append(Problem(name, _past_exact_said(number), code=unread_code(number, "archive"),
+                                            path=where))
                     said_past.add(where)
                 elif where not in said_past:
                     problems.append(Problem(name, message, code=key, path=where))
     for where, number in past.items():  # where the schema sets no bound (a seed, a version): past 2**53 all the same
         if where not in said_past:
-            problems.append(Problem(name, _past_exact_said(number), code="integer-range", path=where))
+            problems.append(Problem(name, _past_exact_said(number), code=unread_code(number, "archive"), path=where))
     archive_id = source.archive.get("matchId")
     if (named_id and header.get("matchId") is not None and archive_id is not None
             and archive_id != header.get("matchId")):
@@ -871,9 +874,10 @@ def server_errata_problems(source: Any) -> list[Problem]:
 
 
 def past_unbounded(source: Any) -> list[tuple[str, str]]:
-    """``(path from the archive's root, message)`` for each integer of ``source``'s archive read as a double of
-    2**53 or more (:attr:`~.sources.MatchSource.archive_past`) where the archive's schema sets no bound (a
-    version, a reputation): past 2**53 all the same, as in an event, though no schema error says it."""
+    """``(path from the archive's root, message)`` for each integer of ``source``'s archive that cannot be read
+    as the integer it is (:attr:`~.sources.MatchSource.archive_past`: read as a double of 2**53 or more, or
+    written with a fraction other than zero) where the archive's schema sets no bound (a version, a
+    reputation): refused all the same, as in an event, though no schema error says it."""
     numbers = getattr(source, "archive_past", ())
     if not numbers:
         return []
@@ -885,17 +889,22 @@ def past_unbounded(source: Any) -> list[tuple[str, str]]:
 
 def read_exactly(number: IntegralFloat) -> bool:
     """True when ``number``, an integer read as a double (:func:`as_integers`), is read as the integer it is:
-    the rule of an event's numbers and of the archive's alike.  A magnitude below 2**53 is (a double holds
-    every integer there); one of 2**53 exactly, only when the text the file writes there is at hand and is
-    that number (``9007199254740992.0``, not ``9007199254740993.0``, which a double reads as 2**53 too);
-    past 2**53, never.
+    the rule of an event's numbers and of the archive's alike.  A text that writes a fraction other than zero
+    never is, whatever the double (``4503599627370496.5`` is read as 2**52: it is no integer,
+    :func:`written_fraction`).  Else a magnitude below 2**53 is (a double holds every integer there); one of
+    2**53 exactly, only when the text the file writes there is at hand and is that number
+    (``9007199254740992.0``, not ``9007199254740993.0``, which a double reads as 2**53 too); past 2**53, never.
 
     >>> [read_exactly(IntegralFloat("$.n", 2.0**53, True, written=w)) for w in ("9007199254740992.0",
     ...                                                                            "9007199254740993.0", None)]
     [True, False, False]
     >>> read_exactly(IntegralFloat("$.n", 57.0, True)), read_exactly(IntegralFloat("$.n", 2.0**54, False))
     (True, False)
+    >>> read_exactly(IntegralFloat("$.n", 2.0**52, True, written="4503599627370496.5"))
+    False
     """
+    if written_fraction(number.written):
+        return False
     magnitude = abs(number.value)
     if magnitude < EXACT_INTEGER:
         return True
@@ -903,15 +912,56 @@ def read_exactly(number: IntegralFloat) -> bool:
                                                                                               number.value)
 
 
+def written_fraction(literal: str | None) -> bool:
+    """True when ``literal``, a number as the file writes it, holds a fraction other than zero
+    (``4503599627370496.5``, ``57.0000000000000001``, ``45e-1``): no integer, whatever the double it is read
+    as; False for an integer's text (``57``, ``57.0``, ``5e3``) and when the text is unknown (None).
+
+    >>> [written_fraction(t) for t in ("4503599627370496.5", "57.0000000000000001", "45e-1", "1e-400")]
+    [True, True, True, True]
+    >>> [written_fraction(t) for t in ("57", "-57.000", "5e3", "9007199254740993.0", "1e400", None)]
+    [False, False, False, False, False, False]
+    """
+    if literal is None:
+        return False
+    try:
+        number = Decimal(literal)
+        return number.is_finite() and number != number.to_integral_value()
+    except (InvalidOperation, ValueError, OverflowError):
+        return False
+
+
+def unread_said(number: IntegralFloat) -> str:
+    """What an integer that cannot be read as the integer it is (:func:`read_exactly`) is told, in an event
+    and in the archive alike, quoted as written: no integer when its text writes a fraction other than
+    zero, else past 2**53.
+
+    >>> unread_said(IntegralFloat("$.n", 2.0**52, False, written="4503599627370496.5"))
+    '4503599627370496.5 (as written in the file; read as 4503599627370496.0) is not an integer: it is written with a fraction other than zero where an integer goes'
+    >>> unread_said(IntegralFloat("$.n", 2.0**53, False, written="9007199254740993.0"))
+    '9007199254740993.0 (as written in the file; read as 9007199254740992.0) is past 2**53: an integer this large cannot be read exactly'
+    """
+    if written_fraction(number.written):
+        return f"{number.quoted()} is not an integer: it is written with a fraction other than zero where an integer goes"
+    return f"{number.quoted()} is past 2**53: an integer this large cannot be read exactly"
+
+
+def unread_code(number: IntegralFloat, schema_code: str = "schema") -> str:
+    """The kind (:attr:`Problem.code`) of the problem :func:`unread_said` words: ``schema_code`` (what the
+    schema says of ``57.5``) for a number written with a fraction other than zero, ``integer-range`` past 2**53."""
+    return schema_code if written_fraction(number.written) else "integer-range"
+
+
 def _past_exact_said(number: IntegralFloat) -> str:
-    """What an archive's integer read as a double of 2**53 or more is told: as a record's, quoted as written
-    when its text was at hand and the double is not it; else without quoting the double (:func:`past_exact`)."""
+    """What an archive's integer that cannot be read exactly is told: as a record's (:func:`unread_said`),
+    quoted as written when its text was at hand and the double is not it; else without quoting the double
+    (:func:`past_exact`)."""
     literal = number.written
     if literal is None:
         return past_exact(number.value)
     if not (_written_differs(literal, number.value) or literal.lstrip("-").isdigit()):
         number = replace(number, written=None)  # the double is the number written ("1e20"): shown as read
-    return f"{number.quoted()} is past 2**53: an integer this large cannot be read exactly"
+    return unread_said(number)
 
 
 def _written_differs(literal: str, value: float) -> bool:

@@ -175,8 +175,9 @@ class MatchOutcome:
     was not screened (:attr:`error` says so, naming both)."""
     lines: Mapping[Any, int] = field(default_factory=dict, compare=False, hash=False)
     """Where the target's file holds a record a line (a stream, a folder's events file; plain or gzip), the
-    line of each flag's first evidence event (:func:`evidence_lines`), by event id; asked for with
-    ``screen_targets(..., lines=True)``, else empty."""
+    line of each flag's first evidence event (:func:`evidence_lines`), by event id: where SARIF places the flag,
+    and the github format's ``line=``; asked for with ``screen_targets(..., lines=True)``, else empty.  A table of
+    transfers read from a file (``screen-transfers``): the line of each flag's first evidence row, by its id."""
 
 
 def name_text(name: str) -> str:
@@ -436,7 +437,8 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
     """Screen every target (a folder that is not a match stands for the matches in it);
     with ``season``, the matches in that folder join them and the whole is also screened
     as one season (:func:`screen_season`).  ``lines``: each match read from a file a record a line
-    has the line of each flag's first evidence event (:attr:`MatchOutcome.lines`, for SARIF)."""
+    has the line of each flag's first evidence event (:attr:`MatchOutcome.lines`, for SARIF and the github
+    format)."""
     cfg = config if isinstance(config, ScreenConfig) else load_config(config)
     # a file named twice (a target that is also in the --season folder, or the folder given as a target too)
     # is screened once: the verdict counts each match it read once

@@ -122,10 +122,12 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
-_Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...]]
+_Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...], int | None]
 """One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
-(None for the season's), the flag, (for a target not screened, or not whole) why, and the other targets holding
-the same match (screened once, annotated at the first; the step summary names them in the target's column)."""
+(None for the season's), the flag, (for a target not screened, or not whole) why, the other targets holding
+the same match (screened once, annotated at the first; the step summary names them in the target's column), and
+a flag's line in the target's file where it is known (:attr:`MatchOutcome.lines`, the line SARIF gives it),
+else None."""
 
 _GROUPS: dict[str, tuple[str, str]] = {
     "flag": ("flag", "flags"), "unread": ("target not screened", "targets not screened"),
@@ -165,26 +167,28 @@ def _findings(run: ScreenRun) -> list[_Finding]:
     groups: dict[str, list[_Finding]] = {g: [] for g in _GROUPS}
     for m in run.matches:
         if m.result is None:
-            groups["unread"].append(("unread", m.target, None, _unread(m), ()))
+            groups["unread"].append(("unread", m.target, None, _unread(m), (), None))
             continue
         for f in m.result.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, m.target, f, "", m.also))
+            groups[group].append((group, m.target, f, "", m.also, m.lines.get(f.evidence[0]) if f.evidence else None))
         # a verdict that does not cover the whole match says why
-        groups["partial"] += [("partial", m.target, None, reason, m.also) for reason in m.result.not_screened]
+        groups["partial"] += [("partial", m.target, None, reason, m.also, None) for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, None, f, "", ()))
+            groups[group].append((group, None, f, "", (), None))
         # a season-scale check left unfinished (a search out of steps) says so, as a match's part does
-        groups["partial"] += [("partial", None, None, reason, ()) for reason in run.season.not_screened]
+        groups["partial"] += [("partial", None, None, reason, (), None) for reason in run.season.not_screened]
     return [finding for group in groups.values() for finding in group]
 
 
-def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, also: tuple[str, ...] = ()) -> str:
+def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, also: tuple[str, ...] = (),
+                line: int | None = None) -> str:
     """One workflow command.  ``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for
     a target not screened; a ``file=season`` would name a file of the repository that is not there, or one that
-    is)."""
+    is).  ``line``: a flag's line in the target's file (its first evidence event's), given as ``line=`` where
+    known, as SARIF places the flag; none where not (the annotation is then at the file)."""
     if flag is None:
         if group == "unread":
             return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
@@ -202,6 +206,8 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
     if also:
         message += f" The same match: {', '.join(also)} (screened once)."
     where = f"file={github_escape(_artifact(target), True)}," if target is not None else ""
+    if where and line is not None:
+        where += f"line={line},"
     return f"::{kind} {where}title={title}::{github_escape(message)}"
 
 
@@ -244,7 +250,7 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
     if not found:
         return "\n".join(out) + "\n\n"
     rows: list[list[Any]] = []
-    for group, target, flag, reason, also in found:
+    for group, target, flag, reason, also, _line in found:
         # a file's name as it is: a run of spaces or a space at either end written out, where a cell would
         # collapse or trim it and so name another file
         where = ((shown_name(target) + (f" (the same match: {', '.join(map(shown_name, also))})" if also else ""))
@@ -546,7 +552,8 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
     settings), its agents as logical locations and, as its file, the first match file it is about
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
     A match's result is placed at the line of its flag's first evidence event where the match's file holds a
-    record a line and the line was looked up (:attr:`MatchOutcome.lines`), every other location at the file's
+    record a line and the line was looked up (:attr:`MatchOutcome.lines`; a table of transfers: its first
+    evidence row's), every other location at the file's
     first line (:func:`_physical`); past the results code scanning shows or
     takes in a run, a warning notification says so (:func:`_within_limits`).  ``command`` (``screen``,
     ``screen-transfers``) and ``category`` (``--sarif-category``) make the run's ``automationDetails.id``
