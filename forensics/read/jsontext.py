@@ -81,7 +81,9 @@ class DocumentEvent(dict[str, Any]):
         """The event's ``id`` as written, when it is a number read as a double (past 64 bits)."""
         self.written = written if written is not None else {("id",): written_id} if written_id is not None else {}
         """Numbers of the event as written, by their path inside it, where the double read may not be the
-        number written (one at least 2**53 in magnitude; its ``id``)."""
+        number written: its ``id`` read as a double, one at least 2**53 in magnitude, and an integral double
+        whose text writes a fraction other than zero (``4503599627370496.5`` is read as 2**52,
+        ``57.0000000000000001`` as 57: no integer, :func:`~.validation.written_fraction`)."""
 
 
 def may_repeat_keys(raw: bytes | bytearray, value: Any) -> bool:
