@@ -18,8 +18,9 @@ kept as text (``svg.fonttype`` ``none``), no date or tool in the metadata; the s
 gives the same bytes.  Each plot's element ids carry the plot's name, so several plots share a
 page without clashing.  Strings from the log are data: control characters are written out
 (:func:`daishi_forensics.textsafe.shown`), a ``$`` never starts matplotlib's math mode, and
-matplotlib escapes ``<``, ``>`` and ``&`` in the SVG; the only links are to ``#ev-<id>`` (an
-integer).  matplotlib is imported only when a page is drawn.
+matplotlib escapes ``<``, ``>`` and ``&`` in the SVG; a seat's name in a right-to-left script is written
+between the isolates FSI and PDI (:func:`seat_label`), as the page puts it in ``<bdi>``; the only links are
+to ``#ev-<id>`` (an integer).  matplotlib is imported only when a page is drawn.
 """
 
 from __future__ import annotations
@@ -75,14 +76,42 @@ def seat_label(label: str) -> str:
     'Ash (a_1)'
     >>> seat_label("R" * 500 + " (a_832d)")
     'RRRRRRRRRR… (a_832d)'
+
+    A name (or an id) with a right-to-left letter is put between the isolates FSI and PDI (U+2068, U+2069),
+    as the page puts a seat's name in ``<bdi>``: the browser lays it out apart from the id and the text around
+    it, so a seat named "שרה" of id ``7`` reads "שרה (7)", name first, not "(7) שרה".  The isolates are not
+    drawn, and a label in a left-to-right script is written as before.
+
+    >>> seat_label("שרה (7)")
+    '\\u2068שרה\\u2069 (7)'
     """
     text = plain(label)
-    if len(text) <= MAX_LABEL:
-        return text
     cut = text.rfind(" (")
-    name, tail = (text[:cut], text[cut:]) if cut > 0 and text.endswith(")") and len(text) - cut < MAX_LABEL // 2 \
-        else (text, "")
-    return name[:MAX_LABEL - len(tail) - 1].rstrip("\\") + "…" + tail
+    name, tail = (text[:cut], text[cut:]) if cut > 0 and text.endswith(")") else (text, "")
+    if len(text) > MAX_LABEL:
+        if len(tail) >= MAX_LABEL // 2:
+            name, tail = text, ""
+        name = name[:MAX_LABEL - len(tail) - 1].rstrip("\\") + "…"
+    return _isolated(name) + (f" ({_isolated(tail[2:-1])})" if tail else "")
+
+
+_RIGHT_TO_LEFT = frozenset(("R", "AL", "AN"))
+"""The bidirectional classes that pull the text around them into a right-to-left run: Hebrew and Arabic
+letters, Arabic digits."""
+
+
+def _isolated(text: str) -> str:
+    """``text`` between FSI and PDI when it holds a right-to-left character, else as it is."""
+    import unicodedata
+
+    if any(unicodedata.bidirectional(c) in _RIGHT_TO_LEFT for c in text):
+        return f"\u2068{text}\u2069"
+    return text
+
+
+def _visible(text: str) -> str:
+    """A label as it is drawn: without the isolates :func:`seat_label` adds."""
+    return text.replace("\u2068", "").replace("\u2069", "")
 
 
 def _figure(key: str, width: float, height: float) -> Any:
@@ -463,7 +492,7 @@ def heatmap_svg(key: str, title: str, labels: Sequence[str], matrix: Sequence[Se
         shown_labels = [seat_label(x) for x in labels]
         # the margin the longest label needs (8-point text, about 5.4 points a character, the axis title
         # beside): a short one fits the usual margins (a quarter of the figure); a longer one widens them
-        need = 5.4 * max((len(x) for x in shown_labels), default=0) / 72 + 0.45
+        need = 5.4 * max((len(_visible(x)) for x in shown_labels), default=0) / 72 + 0.45
         left, bottom = max(0.0, need - 0.26 * (side + 1.6)), max(0.0, need * 0.87 + 0.1 - 0.26 * side)
         width, height = side + 1.6 + left, side + bottom
         fig = _figure(key, width, height)
