@@ -67,7 +67,8 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
                           "local pool; its workers must be able to read the targets (with no match left to "
-                          "run, none given or every one kept, it is not asked). A scheduler that does not answer "
+                          "run, none given or every one kept, it is not asked; a target missing on this machine is still one "
+                          "to run, for the workers may read it). A scheduler that does not answer "
                           "is waited for as long as Dask's connect timeout says (distributed.comm.timeouts.connect: "
                           "$DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT or a Dask configuration file; 30s where "
                           "none is set), then it is a usage error [env: DAISHI_CLUSTER]."),
