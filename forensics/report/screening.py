@@ -295,8 +295,12 @@ def evidence_lines(source: MatchSource, ids: Iterable[Any], *, in_order: bool) -
     each record (an integer id, or one written ``57.0``, which the read boundary reads as 57).  An id that no
     record holds, or that two records hold (only a log with records the read boundary refused can: which of them
     the screens read is not known here), has no line.  ``in_order``: the read found no record at fault, so ids
-    rise strictly through the file and the reading stops past the highest id asked for.  A file that cannot be
-    read again, or changed since it was read, gives no lines."""
+    rise strictly through the file and the reading stops past the highest id asked for (it reads the file up to
+    the line of that id).  Else (the read refused records) an id may come again later in the file, so the reading
+    goes on past it: it stops once every id asked for was seen twice (none of them can then have a line), or at
+    the file's end, which is the cost in the common case (one more pass over the whole file, each record parsed
+    again; memory: the ids asked for, not the file).  A file that cannot be read again, or changed since it was
+    read, gives no lines."""
     wanted = {i for i in ids if isinstance(i, int) and not isinstance(i, bool)}
     where = source.file_records
     if where is None or source.form not in ("stream", "folder") or not wanted:
@@ -319,6 +323,8 @@ def evidence_lines(source: MatchSource, ids: Iterable[Any], *, in_order: bool) -
                 if eid in wanted and line is not None:
                     if eid in found:
                         twice.add(eid)
+                        if len(twice) == len(wanted):  # every id held twice: none can have a line
+                            break
                     else:
                         found[eid] = line
                 if in_order and eid >= top:
