@@ -113,3 +113,20 @@ def test_no_line_where_none_can_be_known(tmp_path: Path, monkeypatch: pytest.Mon
     github = _cli("--format", "github")
     assert github.startswith("::error title=daishi-forensics feeder/hub_and_spoke::Across the season")
     assert github == render(screen_targets([], season=Path("season")), "github")
+
+
+def test_a_season_of_match_folders_is_placed_in_their_events_files(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Match folders: the season flag is in the first's ``events.jsonl`` (no header line: event 40 is line 18),
+    its second match in the second's (event 98, line 18 too); the github annotation names that file and line."""
+    _season(tmp_path / "season", form="folder")
+    monkeypatch.chdir(tmp_path)
+    found = _season_result(json.loads(_cli("--format", "sarif")))
+    assert found["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": f"season/{A}/events.jsonl"}, "region": {"startLine": 18}}
+    assert found["relatedLocations"] == [{"id": 1, "physicalLocation": {
+        "artifactLocation": {"uri": f"season/{B}/events.jsonl"}, "region": {"startLine": 18}}}]
+    assert _line(tmp_path / "season" / A / "events.jsonl", 18) == 40
+    assert _line(tmp_path / "season" / B / "events.jsonl", 18) == 98
+    assert _cli("--format", "github").startswith(
+        f"::error file=season/{A}/events.jsonl,line=18,title=daishi-forensics feeder/hub_and_spoke::")
