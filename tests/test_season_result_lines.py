@@ -16,7 +16,7 @@ from daishi_forensics.cli import main
 from daishi_forensics.report.render.screens import render
 from daishi_forensics.report.screening import screen_targets
 
-from .matchkit import archive, trade, write_match
+from .matchkit import archive, ev, trade, write_match
 from .test_screens_daishi import SPAWNS, fair_market
 
 A, B, C = "m_00000000000a", "m_00000000000b", "m_00000000000c"
@@ -130,3 +130,50 @@ def test_a_season_of_match_folders_is_placed_in_their_events_files(tmp_path: Pat
     assert _line(tmp_path / "season" / B / "events.jsonl", 18) == 98
     assert _cli("--format", "github").startswith(
         f"::error file=season/{A}/events.jsonl,line=18,title=daishi-forensics feeder/hub_and_spoke::")
+
+
+def _cycle(folder: Path, form: str = "stream") -> None:
+    """Seven matches: the first with no feed, then a_4 -> h, h -> x, x -> a_4, twice round (three tools given in
+    each, events 40 to 45): a feed cycle across the season (``season/ring/feed_cycle``), whose details list no
+    matches; its evidence cites the six."""
+    legs: list[tuple[str, str] | None] = [None, *[("a_4", "h"), ("h", "x"), ("x", "a_4")] * 2]
+    for k, leg in enumerate(legs):
+        events = [*SPAWNS, ev(6, 0, "agent_spawned", "x", region="r_0_0"), *fair_market(10)]
+        if leg is not None:
+            for i in range(3):
+                events += trade(40 + 2 * i, 8 + i, f"g{i}", leg[0], leg[1], {"tool": 1}, {})
+        match_id = f"m_00000000000{k}"
+        write_match(folder, [{**event, "matchId": match_id} for event in events],
+                    archive(["a_1", "a_2", "a_3", "a_4", "h", "x"], ended=40, matchId=match_id), form=form)
+
+
+def test_a_feed_cycle_is_in_the_matches_its_evidence_cites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A feed cycle names no match of its own and its details list none, so it was placed at line 1 of the run's
+    first match, one with no feed it is about, with no related location. It is in the first match its evidence
+    cites, at event 40's line (20: the header, 6 spawns, 12 fair-market events), the five others as related
+    locations at theirs; the github annotation names that file and line; exit 1 as before."""
+    _cycle(tmp_path / "season")
+    monkeypatch.chdir(tmp_path)
+    found = _season_result(json.loads(_cli("--format", "sarif")))
+    assert found["ruleId"] == "season/ring/feed_cycle"
+    assert found["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "season/m_000000000001.jsonl"}, "region": {"startLine": 20}}
+    assert found["relatedLocations"] == [
+        {"id": k, "physicalLocation": {"artifactLocation": {"uri": f"season/m_00000000000{k + 1}.jsonl"},
+                                       "region": {"startLine": 20}}} for k in range(1, 6)]
+    assert _line(tmp_path / "season" / "m_000000000001.jsonl", 20) == 40
+    assert _cli("--format", "github").startswith(
+        "::error file=season/m_000000000001.jsonl,line=20,title=daishi-forensics ring/feed_cycle::")
+
+
+def test_a_feed_cycle_of_bundles_is_at_line_1_of_the_matches_it_cites(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bundles: no line is known, so line 1, but of the matches the cycle's evidence cites, not the run's first."""
+    _cycle(tmp_path / "season", form="bundle")
+    monkeypatch.chdir(tmp_path)
+    found = _season_result(json.loads(_cli("--format", "sarif")))
+    assert found["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "season/m_000000000001.json"}, "region": {"startLine": 1}}
+    assert [r["physicalLocation"]["artifactLocation"]["uri"] for r in found["relatedLocations"]] == [
+        f"season/m_00000000000{k}.json" for k in range(2, 7)]
+    assert _cli("--format", "github").startswith("::error title=daishi-forensics ring/feed_cycle::")

@@ -471,10 +471,11 @@ def _sarif_text(text: str) -> str:
 
 def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> list[str]:
     """The match files a season-scale flag is about, in the run's order: the match it names, else the
-    matches its details list (``details["matches"]``), each that a target of the run holds; else the run's
-    first screened match (code-scanning viewers refuse a result without a file: the message and the
-    ``season/…`` rule say the flag is the season's)."""
-    named = [flag.match] if flag.match and flag.match != "season" else list(flag.details.get("matches") or ())
+    matches its details list (``details["matches"]``), else the matches its evidence cites (``m_…#40``: a feed
+    cycle's), each that a target of the run holds; else the run's first screened match (code-scanning viewers
+    refuse a result without a file: the message and the ``season/…`` rule say the flag is the season's)."""
+    named = ([flag.match] if flag.match and flag.match != "season"
+             else list(flag.details.get("matches") or ()) or list(season_cited(flag)))
     files = [targets[m] for m in dict.fromkeys(named) if isinstance(m, str) and m in targets]
     order = list(targets.values())
     files.sort(key=order.index)
