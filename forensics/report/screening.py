@@ -47,6 +47,7 @@ __all__ = [
     "screen_one",
     "screen_targets",
     "screens_section",
+    "season_cited",
 ]
 
 
@@ -294,8 +295,12 @@ def evidence_lines(source: MatchSource, ids: Iterable[Any], *, in_order: bool) -
     each record (an integer id, or one written ``57.0``, which the read boundary reads as 57).  An id that no
     record holds, or that two records hold (only a log with records the read boundary refused can: which of them
     the screens read is not known here), has no line.  ``in_order``: the read found no record at fault, so ids
-    rise strictly through the file and the reading stops past the highest id asked for.  A file that cannot be
-    read again, or changed since it was read, gives no lines."""
+    rise strictly through the file and the reading stops past the highest id asked for (it reads the file up to
+    the line of that id).  Else (the read refused records) an id may come again later in the file, so the reading
+    goes on past it: it stops once every id asked for was seen twice (none of them can then have a line), or at
+    the file's end, which is the cost in the common case (one more pass over the whole file, each record parsed
+    again; memory: the ids asked for, not the file).  A file that cannot be read again, or changed since it was
+    read, gives no lines."""
     wanted = {i for i in ids if isinstance(i, int) and not isinstance(i, bool)}
     where = source.file_records
     if where is None or source.form not in ("stream", "folder") or not wanted:
@@ -318,6 +323,8 @@ def evidence_lines(source: MatchSource, ids: Iterable[Any], *, in_order: bool) -
                 if eid in wanted and line is not None:
                     if eid in found:
                         twice.add(eid)
+                        if len(twice) == len(wanted):  # every id held twice: none can have a line
+                            break
                     else:
                         found[eid] = line
                 if in_order and eid >= top:
@@ -325,6 +332,36 @@ def evidence_lines(source: MatchSource, ids: Iterable[Any], *, in_order: bool) -
     except (ForensicsError, OSError):
         return {}
     return {eid: line for eid, line in found.items() if eid not in twice}
+
+
+def season_cited(flag: Any) -> dict[str, int]:
+    """By match id, the lowest event id a season-scale flag's evidence cites in that match: ``m_1#5`` (a feed's
+    event, written with its match) cites event 5 of ``m_1``; a bare id (a season outlier's: its flag names the
+    match, :attr:`~daishi_forensics.screens.flags.Flag.match`) an event of the flag's match.  Anything else (a
+    feed with no event, ``m_1#feed``) cites none.
+
+    >>> from daishi_forensics.screens.flags import Flag
+    >>> season_cited(Flag("ring", "feed_cycle", "flag", (), (), 3.0, 3.0, ("m_1#12", "m_1#9", "m_2#feed", "m#3#40"),
+    ...                   "", match="season"))
+    {'m_1': 9, 'm#3': 40}
+    >>> season_cited(Flag("pair_outlier", "mutual_advantage", "review", (), (), 5.0, 4.0, (30, 7), "", match="m_4"))
+    {'m_4': 7}
+    """
+    cited: dict[str, int] = {}
+    own = flag.match if isinstance(flag.match, str) and flag.match != "season" else None
+    for item in flag.evidence:
+        if isinstance(item, str) and "#" in item:
+            match, _, text = item.rpartition("#")
+            if not (text.isascii() and text.isdigit()):
+                continue
+            eid = int(text)
+        elif isinstance(item, int) and not isinstance(item, bool) and own is not None:
+            match, eid = own, item
+        else:
+            continue
+        if match not in cited or eid < cited[match]:
+            cited[match] = eid
+    return cited
 
 
 def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
@@ -449,6 +486,7 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
     graphs: list[nx.MultiDiGraph] = []
     results: list[ScreenResult] = []
     first: dict[str, tuple[str, int]] = {}  # identity -> the target as given, its place in outcomes
+    opened: dict[int, MatchSource] = {}  # place in outcomes -> its source, to look up a season flag's lines
     digests: dict[str, str] = {}
     again: list[str] = []
     for name in names:
@@ -475,6 +513,8 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
         outcome, graph = _screen_source(name, source, cfg, lines)
         if identity is not None:
             first[identity] = (name, len(outcomes))
+        if lines and outcome.result is not None:
+            opened[len(outcomes)] = source
         outcomes.append(outcome)
         if graph is not None and outcome.result is not None:
             graphs.append(graph)
@@ -482,7 +522,28 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
     season_result = screen_season(graphs, cfg, results=results) if season is not None else None
     if season_result is not None and again:
         season_result = replace(season_result, notes=(*season_result.notes, *again))
+    if season_result is not None and season_result.flags and opened:
+        _season_lines(outcomes, opened, season_result)
     return ScreenRun(cfg, tuple(outcomes), season_result)
+
+
+def _season_lines(outcomes: list[MatchOutcome], opened: Mapping[int, MatchSource], season: SeasonResult) -> None:
+    """Each screened match's :attr:`MatchOutcome.lines` with the line of each event a season-scale flag cites
+    first in it (:func:`season_cited`), looked up as a match's own flags' are (:func:`evidence_lines`): where SARIF
+    and the github format place the flag in that match's file.  Only the files of matches a flag cites are read
+    again, for those ids alone."""
+    wanted: dict[str, set[int]] = {}
+    for flag in season.flags:
+        for match, eid in season_cited(flag).items():
+            wanted.setdefault(match, set()).add(eid)
+    for at, source in opened.items():
+        outcome = outcomes[at]
+        ids = wanted.get(outcome.match_id) if outcome.match_id is not None else None
+        ids = {i for i in ids or () if i not in outcome.lines}
+        if ids:
+            found = evidence_lines(source, ids, in_order=not outcome.invalid_records)
+            if found:
+                outcomes[at] = replace(outcome, lines={**outcome.lines, **found})
 
 
 def _again(earlier: MatchOutcome, given: str, source: MatchSource, digests: dict[str, str], *,

@@ -19,7 +19,7 @@ from .tables import github_escape, markdown_table
 from .validation import GITHUB_SHOWN
 
 from daishi_forensics.screens.config import ScreenConfig
-from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
+from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text, season_cited
 from daishi_forensics.screens.flags import Flag
 from daishi_forensics.wording import count
 
@@ -122,12 +122,13 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
-_Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...], int | None]
+_Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...], int | None, str | None]
 """One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
 (None for the season's), the flag, (for a target not screened, or not whole) why, the other targets holding
 the same match (screened once, annotated at the first; the step summary names them in the target's column), and
 a flag's line in the target's file where it is known (:attr:`MatchOutcome.lines`, the line SARIF gives it),
-else None."""
+else None; and for a season-scale flag whose line is known, the file that line is in (the first match file it
+is about), else None."""
 
 _GROUPS: dict[str, tuple[str, str]] = {
     "flag": ("flag", "flags"), "unread": ("target not screened", "targets not screened"),
@@ -167,28 +168,33 @@ def _findings(run: ScreenRun) -> list[_Finding]:
     groups: dict[str, list[_Finding]] = {g: [] for g in _GROUPS}
     for m in run.matches:
         if m.result is None:
-            groups["unread"].append(("unread", m.target, None, _unread(m), (), None))
+            groups["unread"].append(("unread", m.target, None, _unread(m), (), None, None))
             continue
         for f in m.result.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, m.target, f, "", m.also, m.lines.get(f.evidence[0]) if f.evidence else None))
+            groups[group].append((group, m.target, f, "", m.also, m.lines.get(f.evidence[0]) if f.evidence else None,
+                                  None))
         # a verdict that does not cover the whole match says why
-        groups["partial"] += [("partial", m.target, None, reason, m.also, None) for reason in m.result.not_screened]
+        groups["partial"] += [("partial", m.target, None, reason, m.also, None, None) for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, None, f, "", (), None))
+            # at the line SARIF gives it, in the first match file it is about, where that line is known
+            places = _season_places(f, run)[:1]
+            place = places[0] if places and places[0][1] is not None else None
+            groups[group].append((group, None, f, "", (), place[1] if place else None, place[0] if place else None))
         # a season-scale check left unfinished (a search out of steps) says so, as a match's part does
-        groups["partial"] += [("partial", None, None, reason, (), None) for reason in run.season.not_screened]
+        groups["partial"] += [("partial", None, None, reason, (), None, None) for reason in run.season.not_screened]
     return [finding for group in groups.values() for finding in group]
 
 
 def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, also: tuple[str, ...] = (),
-                line: int | None = None) -> str:
+                line: int | None = None, season_file: str | None = None) -> str:
     """One workflow command.  ``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for
     a target not screened; a ``file=season`` would name a file of the repository that is not there, or one that
-    is).  ``line``: a flag's line in the target's file (its first evidence event's), given as ``line=`` where
-    known, as SARIF places the flag; none where not (the annotation is then at the file)."""
+    is), unless its line in a match file it is about is known (``season_file``: the file, ``line`` the line, as
+    SARIF places it).  ``line``: a flag's line in the target's file (its first evidence event's), given as
+    ``line=`` where known, as SARIF places the flag; none where not (the annotation is then at the file)."""
     if flag is None:
         if group == "unread":
             return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
@@ -205,7 +211,8 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
     message += f" Events: {_evidence(flag)}."
     if also:
         message += f" The same match: {', '.join(also)} (screened once)."
-    where = f"file={github_escape(_artifact(target), True)}," if target is not None else ""
+    placed = target if target is not None else season_file if line is not None else None
+    where = f"file={github_escape(_artifact(placed), True)}," if placed is not None else ""
     if where and line is not None:
         where += f"line={line},"
     return f"::{kind} {where}title={title}::{github_escape(message)}"
@@ -250,7 +257,7 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
     if not found:
         return "\n".join(out) + "\n\n"
     rows: list[list[Any]] = []
-    for group, target, flag, reason, also, _line in found:
+    for group, target, flag, reason, also, *_ in found:
         # a file's name as it is: a run of spaces or a space at either end written out, where a cell would
         # collapse or trim it and so name another file
         where = ((shown_name(target) + (f" (the same match: {', '.join(map(shown_name, also))})" if also else ""))
@@ -464,14 +471,31 @@ def _sarif_text(text: str) -> str:
 
 def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> list[str]:
     """The match files a season-scale flag is about, in the run's order: the match it names, else the
-    matches its details list (``details["matches"]``), each that a target of the run holds; else the run's
-    first screened match (code-scanning viewers refuse a result without a file: the message and the
-    ``season/…`` rule say the flag is the season's)."""
-    named = [flag.match] if flag.match and flag.match != "season" else list(flag.details.get("matches") or ())
+    matches its details list (``details["matches"]``), else the matches its evidence cites (``m_…#40``: a feed
+    cycle's), each that a target of the run holds; else the run's first screened match (code-scanning viewers
+    refuse a result without a file: the message and the ``season/…`` rule say the flag is the season's)."""
+    named = ([flag.match] if flag.match and flag.match != "season"
+             else list(flag.details.get("matches") or ()) or list(season_cited(flag)))
     files = [targets[m] for m in dict.fromkeys(named) if isinstance(m, str) and m in targets]
     order = list(targets.values())
     files.sort(key=order.index)
     return files or ([first] if first is not None else [])
+
+
+def _season_places(flag: Flag, run: ScreenRun) -> list[tuple[str, int | None]]:
+    """Each file a season-scale flag is about (:func:`_season_files`, in order), with the line of the event its
+    evidence cites first in that file's match (:func:`~daishi_forensics.report.screening.season_cited`), where the
+    file holds a record a line and that line was looked up (:attr:`MatchOutcome.lines`), else None."""
+    screened = [m for m in run.matches if m.result is not None]
+    targets = {m.match_id: m.target for m in screened if m.match_id is not None}
+    of = {m.target: m for m in screened}
+    cited = season_cited(flag)
+    places: list[tuple[str, int | None]] = []
+    for file in _season_files(flag, targets, screened[0].target if screened else None):
+        m = of.get(file)
+        eid = cited.get(m.match_id) if m is not None and m.match_id is not None else None
+        places.append((file, m.lines.get(eid) if m is not None and eid is not None else None))
+    return places
 
 
 def _file_name(target: str) -> str:
@@ -486,7 +510,8 @@ def _file_name(target: str) -> str:
 
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
             season_files: list[str] | None = None, also: tuple[str, ...] = (),
-            match_id: str | None = None, lines: Mapping[Any, int] | None = None) -> dict[str, Any]:
+            match_id: str | None = None, lines: Mapping[Any, int] | None = None,
+            season_lines: list[int | None] | None = None) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
     ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
     the other targets holding the match (screened once), as related locations.  The fingerprint names the
@@ -494,8 +519,11 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     the same fingerprint however its file was named (relative, absolute, through a link, another form);
     a target without a match id (a table of transfers) by its file's name, not the path to it.  ``lines``: the
     target's line of each flag's first evidence event where its file has one (:attr:`MatchOutcome.lines`), the
-    result's line (the related locations and a season-scale flag: line 1)."""
+    result's line (the related locations: line 1).  ``season_lines``: a season-scale flag's line in each of
+    ``season_files`` (:func:`_season_places`), line 1 where None."""
     files = [target, *also] if target is not None else list(season_files or ())
+    at = ([(lines or {}).get(flag.evidence[0], 1) if flag.evidence else 1] + [1] * len(also) if target is not None
+          else [line or 1 for line in (season_lines or ())] + [1] * (len(files) - len(season_lines or ())))
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
         "|".join([rule_id, flag.match or match_id or name_text(_file_name(target) if target else "season"),
@@ -509,10 +537,10 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            **({"physicalLocation": _physical(files[0], (lines or {}).get(flag.evidence[0], 1))} if files else {}),
+            **({"physicalLocation": _physical(files[0], at[0])} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
-        **({"relatedLocations": [{"id": i, "physicalLocation": _physical(f),
+        **({"relatedLocations": [{"id": i, "physicalLocation": _physical(f, at[i]),
                                   **({"message": {"text": _sarif_text(f"the same match as {target}, screened once")}}
                                      if target is not None else {})}
                                  for i, f in enumerate(files[1:], start=1)]} if len(files) > 1 else {}),
@@ -567,9 +595,6 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
     rules = (_rules((f for f, t, *_ in placed if t is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
-    screened = [m for m in run.matches if m.result is not None]
-    targets = {m.match_id: m.target for m in screened if m.match_id is not None}
-    first = screened[0].target if screened else None
     notifications = [
         {"level": "error", "message": {"text": _sarif_text(name_text(_unread(m)))}} for m in run.matches
         if m.result is None
@@ -582,9 +607,15 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
         {"level": "warning", "message": {"text": _sarif_text(f"season: {reason}")}}
         for reason in (run.season.not_screened if run.season is not None else ())
     ]
-    results, limits, left_out = _within_limits(
-        [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None, also, match_id,
-                 lines) for f, t, also, match_id, lines in placed])
+    def result(f: Flag, t: str | None, also: tuple[str, ...], match_id: str | None,
+               lines: Mapping[Any, int]) -> dict[str, Any]:
+        if t is not None:
+            return _result(f, t, run.config, index, None, also, match_id, lines)
+        places = _season_places(f, run)
+        return _result(f, t, run.config, index, [file for file, _ in places], also, match_id, lines,
+                       [line for _, line in places])
+
+    results, limits, left_out = _within_limits([result(*p) for p in placed])
     notifications += limits
     doc = {
         "$schema": _SARIF_SCHEMA,
