@@ -661,6 +661,42 @@ FUSED_BITS = 62
 piece once by both (the near-whole bit of a pair kept goes below them: 63 in all)."""
 
 
+def _alike_by_texts(cj: np.ndarray, ci: np.ndarray, nid: np.ndarray, shift: int, m_shift: int, reading: LooseReading,
+                    distinct: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`alike_candidates` of one piece whose pairs of texts fit :data:`RADIX_BITS`: the piece ordered by
+    its pairs of texts alone (:func:`radix_order`), each distinct pair read once, and only the pairs kept
+    sorted by (j, i) (a pair found twice is the same number twice there, kept once; a piece of ``distinct``
+    pairs holds none)."""
+    texts = nid[cj]
+    texts <<= shift
+    texts |= nid[ci]
+    order = radix_order(texts, 2 * shift)
+    texts = texts[order]
+    new = np.ones(len(texts), dtype=bool)
+    np.not_equal(texts[1:], texts[:-1], out=new[1:])
+    read = texts[new]
+    del texts
+    which = np.cumsum(new)
+    which -= 1
+    del new
+    alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
+    keep = np.nonzero(alike[which])[0]
+    near = whole[which[keep]]
+    del which
+    at = order[keep]
+    del order, keep
+    pair = cj[at] << m_shift
+    pair |= ci[at]
+    pair <<= 1
+    pair |= near
+    pair.sort()  # by (j, i); a pair found twice is the same number twice (its bit is its texts')
+    if not distinct:  # each pair once
+        once = np.ones(len(pair), dtype=bool)
+        np.not_equal(pair[1:], pair[:-1], out=once[1:])
+        pair = pair[once]
+    return pair >> (m_shift + 1), (pair >> 1) & ((1 << m_shift) - 1), (pair & 1).astype(bool)
+
+
 def alike_candidates(
     chunks: Iterable[tuple[np.ndarray, np.ndarray]], nid: np.ndarray, n_texts: int, reading: LooseReading, *,
     distinct: bool = True,
@@ -688,36 +724,10 @@ def alike_candidates(
     radix = 2 * shift <= RADIX_BITS and 2 * m_shift + 1 <= 63
     for cj, ci in chunks:
         if radix:  # by pair of texts (a pair of messages found twice lies in its texts' group)
-            texts = nid[cj]
-            texts <<= shift
-            texts |= nid[ci]
-            order = radix_order(texts, 2 * shift)
-            texts = texts[order]
-            new = np.ones(len(texts), dtype=bool)
-            np.not_equal(texts[1:], texts[:-1], out=new[1:])
-            read = texts[new]
-            del texts
-            which = np.cumsum(new)
-            which -= 1
-            del new
-            alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
-            keep = np.nonzero(alike[which])[0]
-            near = whole[which[keep]]
-            del which
-            at = order[keep]
-            del order, keep
-            pair = cj[at] << m_shift
-            pair |= ci[at]
-            pair <<= 1
-            pair |= near
-            pair.sort()  # by (j, i); a pair found twice is the same number twice (its bit is its texts')
-            if not distinct:  # each pair once
-                once = np.ones(len(pair), dtype=bool)
-                np.not_equal(pair[1:], pair[:-1], out=once[1:])
-                pair = pair[once]
-            out_j.append(pair >> (m_shift + 1))
-            out_i.append((pair >> 1) & ((1 << m_shift) - 1))
-            out_whole.append((pair & 1).astype(bool))
+            j, i, near_whole = _alike_by_texts(cj, ci, nid, shift, m_shift, reading, distinct)
+            out_j.append(j)
+            out_i.append(i)
+            out_whole.append(near_whole)
             continue
         if not fused:
             if not distinct:
