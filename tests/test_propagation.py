@@ -529,16 +529,18 @@ def test_alike_candidates_in_pieces_agree_with_one_reading(seed: int) -> None:
     assert got_whole.tolist() == whole[alike].tolist()
 
 
-@pytest.mark.parametrize("fused_bits", [62, 0])
+@pytest.mark.parametrize(("radix_bits", "fused_bits"), [(32, 62), (0, 62), (0, 0)])
 @pytest.mark.parametrize("seed", range(3))
-def test_alike_candidates_as_found_agree_with_one_reading(seed: int, fused_bits: int,
+def test_alike_candidates_as_found_agree_with_one_reading(seed: int, radix_bits: int, fused_bits: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Pieces as :func:`candidate_chunks` finds them without ``distinct`` (a pair more than once, in
-    no order) give each alike pair once, by (j, i), as the distinct pairs read at once do; sorted once
-    by (pair of texts, pair of messages) or, where the two do not fit one number, as before."""
+    no order) give each alike pair once, by (j, i), as the distinct pairs read at once do; ordered by
+    pair of texts alone (16 bits at a time), sorted once by (pair of texts, pair of messages) or, where
+    neither fits, as before."""
     from daishi_forensics.injection import _pruning
     from daishi_forensics.injection._pruning import alike_candidates, LooseReading, loosely_alike
 
+    monkeypatch.setattr(_pruning, "RADIX_BITS", radix_bits)
     monkeypatch.setattr(_pruning, "FUSED_BITS", fused_bits)
     rng = random.Random(seed)
     vocab = [f"x{chr(97 + k // 26)}{chr(97 + k % 26)}" for k in range(30)] + ["ore", "r_1_2"]
@@ -573,6 +575,18 @@ def test_alike_candidates_as_found_agree_with_one_reading(seed: int, fused_bits:
     assert alike.any() and not alike.all() and len(pairs) < len(found) and (nid[j] != nid[i])[alike].any()
     assert got_j.tolist() == j[alike].tolist() and got_i.tolist() == i[alike].tolist()
     assert got_whole.tolist() == whole[alike].tolist() and whole[alike].any() and not whole[alike].all()
+
+
+@pytest.mark.parametrize("bits", [1, 16, 17, 32, 40])
+def test_radix_order_is_the_stable_argsort(bits: int) -> None:
+    """16 bits at a time, lowest first, gives the positions a stable argsort gives (ties in their order)."""
+    from daishi_forensics.injection._pruning import radix_order
+
+    rng = np.random.default_rng(bits)
+    values = rng.integers(0, 1 << bits, 5000, dtype=np.int64)
+    values[::7] = values[0]  # ties
+    assert radix_order(values, bits).tolist() == np.argsort(values, kind="stable").tolist()
+    assert radix_order(values[:0], bits).tolist() == []
 
 
 @pytest.mark.parametrize("seed", range(4))

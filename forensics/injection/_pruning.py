@@ -25,7 +25,8 @@ import numpy as np
 
 __all__ = ["expand", "stable_order", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "rare_words", "candidate_pairs",
            "candidate_chunks", "loosely_alike", "LooseReading", "alike_candidates", "heard_pairs", "WordSets",
-           "WORDS_PER_BATCH", "word_ranks", "word_batches", "WordOrders", "rare_picks", "FUSED_BITS"]
+           "WORDS_PER_BATCH", "word_ranks", "word_batches", "WordOrders", "rare_picks", "FUSED_BITS",
+           "RADIX_BITS", "radix_order"]
 
 RARE_TOKENS = 4
 """Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
@@ -79,8 +80,9 @@ def _expanded(of: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 def stable_order(values: np.ndarray) -> np.ndarray:
     """The positions of ``values`` in sorted order, equal values in their order (``np.argsort(values,
-    kind="stable")``); for small non-negative integers, by sorting each value with its position
-    packed below it in one integer (a plain sort, faster than an argsort).
+    kind="stable")``); for non-negative integers below ``2 ** RADIX_BITS``, 16 bits at a time
+    (:func:`radix_order`); for other small non-negative integers, by sorting each value with its
+    position packed below it in one integer (a plain sort, faster than an argsort).
 
     >>> stable_order(np.array([3, 1, 3, 0, 1])).tolist()
     [3, 1, 4, 0, 2]
@@ -89,11 +91,28 @@ def stable_order(values: np.ndarray) -> np.ndarray:
     if n and values.dtype.kind in "iu":
         shift = max(1, (n - 1).bit_length())
         low, high = int(values.min()), int(values.max())
+        if low >= 0 and high < 1 << RADIX_BITS:  # 16 bits at a time (:func:`radix_order`)
+            return radix_order(values, high.bit_length())
         if low >= 0 and high < 1 << (62 - shift):
             packed = np.sort((values.astype(np.int64) << shift) | np.arange(n, dtype=np.int64))
             order: np.ndarray = packed & ((1 << shift) - 1)
             return order
     return np.argsort(values, kind="stable")
+
+
+def radix_order(values: np.ndarray, bits: int) -> np.ndarray:
+    """The positions of ``values`` (non-negative integers below ``2 ** bits``) in sorted order, equal
+    values in their order: a stable sort of each 16 bits, the lowest first (numpy sorts 16-bit keys
+    stably by counting, faster than a sort of the whole numbers).
+
+    >>> radix_order(np.array([70000, 3, 65539, 3, 0]), 17).tolist()
+    [4, 1, 3, 2, 0]
+    """
+    order = np.arange(len(values), dtype=np.int64)
+    for low in range(0, max(1, bits), 16):
+        digit = ((values[order] >> low) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+    return order
 
 
 def unique(values: np.ndarray, inverse: bool = False) -> Any:
@@ -633,9 +652,49 @@ class LooseReading:
         return alike, whole
 
 
+RADIX_BITS = 32
+"""Bits a pair of texts may take for :func:`alike_candidates` to order a piece by its pairs of texts alone
+(:func:`radix_order`, two passes of 16 bits) and sort only the pairs kept by (j, i) (each pair once there)."""
+
 FUSED_BITS = 62
 """Bits a pair of texts and a pair of messages may take together for :func:`alike_candidates` to sort a
 piece once by both (the near-whole bit of a pair kept goes below them: 63 in all)."""
+
+
+def _alike_by_texts(cj: np.ndarray, ci: np.ndarray, nid: np.ndarray, shift: int, m_shift: int, reading: LooseReading,
+                    distinct: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`alike_candidates` of one piece whose pairs of texts fit :data:`RADIX_BITS`: the piece ordered by
+    its pairs of texts alone (:func:`radix_order`), each distinct pair read once, and only the pairs kept
+    sorted by (j, i) (a pair found twice is the same number twice there, kept once; a piece of ``distinct``
+    pairs holds none)."""
+    texts = nid[cj]
+    texts <<= shift
+    texts |= nid[ci]
+    order = radix_order(texts, 2 * shift)
+    texts = texts[order]
+    new = np.ones(len(texts), dtype=bool)
+    np.not_equal(texts[1:], texts[:-1], out=new[1:])
+    read = texts[new]
+    del texts
+    which = np.cumsum(new)
+    which -= 1
+    del new
+    alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
+    keep = np.nonzero(alike[which])[0]
+    near = whole[which[keep]]
+    del which
+    at = order[keep]
+    del order, keep
+    pair = cj[at] << m_shift
+    pair |= ci[at]
+    pair <<= 1
+    pair |= near
+    pair.sort()  # by (j, i); a pair found twice is the same number twice (its bit is its texts')
+    if not distinct:  # each pair once
+        once = np.ones(len(pair), dtype=bool)
+        np.not_equal(pair[1:], pair[:-1], out=once[1:])
+        pair = pair[once]
+    return pair >> (m_shift + 1), (pair >> 1) & ((1 << m_shift) - 1), (pair & 1).astype(bool)
 
 
 def alike_candidates(
@@ -652,7 +711,9 @@ def alike_candidates(
 
     Where a pair of texts and a pair of messages fit in one 63-bit number together, a piece is sorted
     once by (pair of texts, pair of messages): a pair of messages found twice lies next to itself, the
-    pairs of texts come distinct and in order, and only the few pairs kept are sorted again by (j, i)."""
+    pairs of texts come distinct and in order, and only the few pairs kept are sorted again by (j, i).
+    Where a pair of texts fits :data:`RADIX_BITS`, a piece is ordered by its pairs of texts alone
+    (:func:`radix_order`) and the pairs kept are sorted by (j, i), a pair found twice kept once there."""
     out_j: list[np.ndarray] = []
     out_i: list[np.ndarray] = []
     out_whole: list[np.ndarray] = []
@@ -660,7 +721,14 @@ def alike_candidates(
     nid = np.asarray(nid, dtype=np.int64)
     m_shift = max(1, len(nid).bit_length())  # a pair of messages as one number, below the pair of texts
     fused = 2 * shift + 2 * m_shift <= FUSED_BITS
+    radix = 2 * shift <= RADIX_BITS and 2 * m_shift + 1 <= 63
     for cj, ci in chunks:
+        if radix:  # by pair of texts (a pair of messages found twice lies in its texts' group)
+            j, i, near_whole = _alike_by_texts(cj, ci, nid, shift, m_shift, reading, distinct)
+            out_j.append(j)
+            out_i.append(i)
+            out_whole.append(near_whole)
+            continue
         if not fused:
             if not distinct:
                 code = unique((cj << m_shift) | ci)  # each once, by (j, i)
