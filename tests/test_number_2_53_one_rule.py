@@ -83,11 +83,7 @@ def _page(reputation: bytes) -> Respond:
         head = orjson.dumps({"matchId": MATCH_ID, "archive": arch, "errata": [], "next": None})
         head = head.replace(b"777777", reputation)
         body = head[:-1] + b',"events":[' + orjson.dumps(ev(1, 0, "agent_spawned", "a_1", region="r_0_0")) + b"]}"
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(body)))
-        h.end_headers()
-        h.wfile.write(body)
+        h.send_bytes(200, body)
     return respond
 
 

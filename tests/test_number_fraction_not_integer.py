@@ -115,11 +115,7 @@ def _page(reputation: bytes, esv: bytes) -> Respond:
                       config={}, roster=[{"agentId": "a_1", "seat": 1, "name": "a_1", "role": "player"}])
         events = [manifest, ev(1, 0, "agent_spawned", "a_1", region="r_0_0")]
         body = head[:-1] + b',"events":' + orjson.dumps(events).replace(b"888888", esv) + b"}"
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(body)))
-        h.end_headers()
-        h.wfile.write(body)
+        h.send_bytes(200, body)
     return respond
 
 

@@ -46,7 +46,10 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def send_json(self, code: int, body: object, headers: dict[str, str] | None = None) -> None:
-        data = orjson.dumps(body)
+        self.send_bytes(code, orjson.dumps(body), headers)
+
+    def send_bytes(self, code: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        """An answer of these bytes as they are (a page whose text a test wrote by hand)."""
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))

@@ -107,13 +107,7 @@ def test_503_asking_too_long_a_wait_is_an_error(server: str, routes: dict[str, R
 
 
 def send_raw(h: Handler, body: bytes, headers: dict[str, str]) -> None:
-    h.send_response(200)
-    h.send_header("Content-Type", "application/json")
-    h.send_header("Content-Length", str(len(body)))
-    for k, v in headers.items():
-        h.send_header(k, v)
-    h.end_headers()
-    h.wfile.write(body)
+    h.send_bytes(200, body, headers)
 
 
 def page_bytes(cursor: str | None) -> bytes:

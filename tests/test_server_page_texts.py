@@ -19,11 +19,7 @@ def _page(*events: bytes) -> Respond:
     def respond(h: Handler, cursor: str | None) -> None:
         head = orjson.dumps({"matchId": MATCH_ID, "archive": archive(["a_1"], ended=10), "errata": [], "next": None})
         body = head[:-1] + b',"events":[' + b",".join(events) + b"]}"
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(body)))
-        h.end_headers()
-        h.wfile.write(body)
+        h.send_bytes(200, body)
     return respond
 
 
