@@ -661,6 +661,21 @@ FUSED_BITS = 62
 piece once by both (the near-whole bit of a pair kept goes below them: 63 in all)."""
 
 
+def _read_sorted(texts: np.ndarray, shift: int, reading: LooseReading) -> tuple[np.ndarray, np.ndarray]:
+    """Over a piece's pairs of texts in sorted order (each one number, the later text above ``shift`` bits),
+    each distinct pair read once (``reading``): the positions of the pairs read alike, and each one's
+    near-whole bit."""
+    new = np.ones(len(texts), dtype=bool)
+    np.not_equal(texts[1:], texts[:-1], out=new[1:])
+    read = texts[new]
+    which = np.cumsum(new)
+    which -= 1
+    del new
+    alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
+    keep = np.nonzero(alike[which])[0]
+    return keep, whole[which[keep]]
+
+
 def _alike_by_texts(cj: np.ndarray, ci: np.ndarray, nid: np.ndarray, shift: int, m_shift: int, reading: LooseReading,
                     distinct: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`alike_candidates` of one piece whose pairs of texts fit :data:`RADIX_BITS`: the piece ordered by
@@ -671,18 +686,8 @@ def _alike_by_texts(cj: np.ndarray, ci: np.ndarray, nid: np.ndarray, shift: int,
     texts <<= shift
     texts |= nid[ci]
     order = radix_order(texts, 2 * shift)
-    texts = texts[order]
-    new = np.ones(len(texts), dtype=bool)
-    np.not_equal(texts[1:], texts[:-1], out=new[1:])
-    read = texts[new]
+    keep, near = _read_sorted(texts[order], shift, reading)
     del texts
-    which = np.cumsum(new)
-    which -= 1
-    del new
-    alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
-    keep = np.nonzero(alike[which])[0]
-    near = whole[which[keep]]
-    del which
     at = order[keep]
     del order, keep
     pair = cj[at] << m_shift
@@ -755,18 +760,7 @@ def alike_candidates(
             once[1:] = key[1:] != key[:-1]
             key = key[once]
             del once
-        texts = key >> (2 * m_shift)
-        new = np.ones(len(texts), dtype=bool)
-        np.not_equal(texts[1:], texts[:-1], out=new[1:])
-        read = texts[new]
-        del texts
-        which = np.cumsum(new)
-        which -= 1
-        del new
-        alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
-        keep = np.nonzero(alike[which])[0]
-        near = whole[which[keep]]
-        del which
+        keep, near = _read_sorted(key >> (2 * m_shift), shift, reading)
         # the pairs kept by (j, i), each with its near-whole bit below it (a pair's bit is its texts')
         pair = key[keep]
         del key, keep
