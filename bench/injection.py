@@ -1,14 +1,22 @@
 """Benchmark of the injection forensics, every figure measured in this one run.
 
-    python bench/injection.py [--probe-seeds 20] [--echo-seeds 20] [--cascade-seeds 40]
+    python bench/injection.py [--probe-seeds 20] [--probe-split tune|report|both] [--probes-only]
+                              [--echo-seeds 20] [--cascade-seeds 40]
                               [--cascades report|report-b|report-c|tune|both|all] [--cascades-only]
                               [--messages 20000]
 
 Prints:
 
 1. probe compliance against the simulator's ground truth (``probes`` and ``mixed``
-   scenarios, schema v3, v2 and v1): every (probe message, target) pair, agreeing on
-   exposed, complied and the evidence event;
+   scenarios, schema v3, v2 and v1, each match written in its version and read through the
+   read boundary): every (probe message, target) pair, agreeing on exposed, complied and the
+   evidence event, with 95% Wilson intervals, and every disagreement with its scenario, seed and
+   version.  Each figure says its split, seeds and settings (:data:`PROBE_SPLITS`): ``TUNE``
+   (seeds 0-19 for v3 and 0-4 for v2 and v1, the seeds the probe rules were written against, at
+   the simulator's defaults) or ``REPORT`` (seeds 7000-7019 and 7000-7004, never generated with
+   these scenarios before the split was added, at the defaults), plus sweeps on the first half of
+   the REPORT seeds of settings outside the simulator's defaults (24 player seats, a 6 x 6 map,
+   120 ticks, heavy honest noise: :data:`PROBE_SWEEPS`);
 2. propagation edges on the simulator's ``echo`` cascades (mutated echoes, and decoy
    phrases sent by agents who never heard each other) at 8, 30 and 60 seats: precision
    and recall of the edges touching a planted message or decoy, and, for transparency,
@@ -64,7 +72,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from daishi_forensics.injection.exposure import Exposure, ExposurePass
-from daishi_forensics.probes import ProbePass
+from daishi_forensics.probes import ProbePass, ProbeReport
 from daishi_forensics.injection.propagation import echo_edges, normalize_text, propagation, specifics_of
 from daishi_forensics.replay import replay
 from daishi_forensics.simulate import simulate_match
@@ -80,48 +88,150 @@ def exposure_of(match: Any) -> Exposure:
 
 # --------------------------------------------------------------------------- 1. probes
 
-
-def bench_probes(seeds: int) -> None:
-    agree = disagree = matches = complied = exposed = 0
-    for scenario in ("probes", "mixed"):
-        for version in (3, 2, 1):
-            for seed in range(seeds if version == 3 else max(1, seeds // 4)):
-                match = simulate_match(scenario, seed, schema_version=version)
-                p = ProbePass(match.archive)
-                replay(_read_through_boundary(match, version), match.archive, [p])
-                outcomes = {(o.event, o.target): o for o in p.result().outcomes}
-                mine = {k: (o.exposed, o.complied, o.evidence if o.complied else None) for k, o in outcomes.items()}
-                truth = {(t["probeEventId"], t["target"]):
-                         (t["exposed"], t["complied"], t["evidence"] if t["complied"] else None)
-                         for t in match.truth["probes"]}
-                matches += 1
-                for key in set(mine) | set(truth):
-                    if mine.get(key) == truth.get(key):
-                        agree += 1
-                    else:
-                        disagree += 1
-                        ours = outcomes.get(key)
-                        why = "" if ours is None or ours.evidence is None else (
-                            f"; our evidence: event {ours.evidence} ({ours.evidence_type}, tick "
-                            f"{ours.tick + (ours.delay or 0)}, {ours.detail})")
-                        print(f"  disagreement {scenario} seed {seed} v{version} {key}: "
-                              f"ours {mine.get(key)} truth {truth.get(key)}{why}")
-                exposed += sum(1 for t in truth.values() if t[0])
-                complied += sum(1 for t in truth.values() if t[1])
-    total = agree + disagree
-    print(f"probe compliance vs simulator truth: {matches} matches, {total} (probe, target) pairs "
-          f"({exposed} exposed, {complied} complied): agree {agree}/{total} = {agree / total:.4f}")
+PROBE_SCENARIOS = ("probes", "mixed")
+"""The simulator's scenarios that plant probe seats."""
+PROBE_SPLITS: dict[str, dict[int, range]] = {
+    "tune": {3: range(0, 20), 2: range(0, 5), 1: range(0, 5)},
+    "report": {3: range(7_000, 7_020), 2: range(7_000, 7_005), 1: range(7_000, 7_005)},
+}
+"""Each split's seeds per schema version, for both of :data:`PROBE_SCENARIOS`.  ``tune``: the seeds the probe
+compliance figure was measured on while the probe rules were written (the only ones this benchmark ran before the
+splits were added); ``report``: seeds never generated with these scenarios before it was added, run only to
+measure a finished version."""
+PROBE_SWEEPS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("24 player seats", {"n_agents": 24}),
+    ("a 6 x 6 map", {"width": 6, "height": 6}),
+    ("120 ticks", {"ticks": 120}),
+    ("heavy honest noise", {"noise": "heavy"}),
+)
+"""Settings of the simulator the probe rules were not written for, each changing who hears a probe and what its
+targets do: three times the seats (more hearers of a broadcast or local probe), a quarter of the map's regions
+(crowded regions: more hearers of a local probe, a move-to region nearer), two fifths of the ticks (the probes
+closer together, their windows overlapping) and heavy honest noise (honest agents trading, gifting and begging
+far more, beside the probes' targets)."""
 
 
-def _read_through_boundary(match: Any, version: int) -> Any:
-    """The match's events through the read boundary (validation + upcast), as the tool reads them."""
+def probe_seeds(split: str, seeds: int) -> dict[int, range]:
+    """The seeds of ``split`` per schema version: its first ``seeds`` for v3 and ``seeds // 4`` (at least one) for
+    v2 and v1, never past the split's own.
+
+    >>> probe_seeds("report", 20)
+    {3: range(7000, 7020), 2: range(7000, 7005), 1: range(7000, 7005)}
+    >>> probe_seeds("tune", 8)
+    {3: range(0, 8), 2: range(0, 2), 1: range(0, 2)}
+    """
+    return {v: r[: seeds if v == 3 else max(1, seeds // 4)] for v, r in PROBE_SPLITS[split].items()}
+
+
+def _seed_ranges(by_version: dict[int, range]) -> str:
+    """``v3 seeds 0-19, v2 seeds 0-4, v1 seeds 0-4``."""
+    return ", ".join(f"v{v} seed{'s' if len(r) > 1 else ''} {r[0]}" + (f"-{r[-1]}" if len(r) > 1 else "")
+                     for v, r in by_version.items() if len(r))
+
+
+def probe_settings(settings: dict[str, Any]) -> str:
+    """The simulator's settings a probe match is played with, in words: ``settings`` over
+    :func:`~daishi_forensics.simulate.simulate_match`'s defaults, read from its signature.
+
+    >>> probe_settings({})
+    "8 player seats and the scenario's probe seats, 300 ticks, a 12 x 12 map, no honest noise"
+    """
+    import inspect
+
+    given = {k: p.default for k, p in inspect.signature(simulate_match).parameters.items()
+             if p.default is not inspect.Parameter.empty} | settings
+    noise = given["noise"] or "none"
+    return (f"{given['n_agents']} player seats and the scenario's probe seats, {given['ticks']} ticks, "
+            f"a {given['width']} x {given['height']} map, {'no' if noise == 'none' else noise} honest noise")
+
+
+class ProbeTally:
+    """Agreement of :class:`ProbePass` with the simulator's truth over (probe message, target) pairs."""
+
+    def __init__(self) -> None:
+        self.matches = self.matches_agreeing = 0
+        self.pairs = self.agree = 0
+        self.exposed = self.complied = self.ours_complied = self.both_complied = 0
+        self.disagreements: list[str] = []
+
+    def add(self, match: Any, version: int, label: str) -> None:
+        """Compare one match's outcomes, read through the read boundary in ``version``, with its truth."""
+        outcomes = {(o.event, o.target): o for o in _probe_outcomes(match, version).outcomes}
+        mine = {k: (o.exposed, o.complied, o.evidence if o.complied else None) for k, o in outcomes.items()}
+        truth = {(t["probeEventId"], t["target"]):
+                 (t["exposed"], t["complied"], t["evidence"] if t["complied"] else None)
+                 for t in match.truth["probes"]}
+        self.matches += 1
+        before = len(self.disagreements)
+        for key in sorted(set(mine) | set(truth)):
+            ours, true = mine.get(key), truth.get(key)
+            self.pairs += 1
+            self.exposed += bool(true and true[0])
+            self.complied += bool(true and true[1])
+            self.ours_complied += bool(ours and ours[1])
+            self.both_complied += bool(ours and true and ours[1] and ours == true)
+            if ours == true:
+                self.agree += 1
+                continue
+            o = outcomes.get(key)
+            why = "" if o is None or o.evidence is None else (
+                f"; our evidence: event {o.evidence} ({o.evidence_type}, tick {o.tick + (o.delay or 0)}, {o.detail})")
+            self.disagreements.append(f"  disagreement {label} {match.scenario} seed {match.seed} v{version} "
+                                      f"{key}: ours {ours} truth {true}{why}")
+        self.matches_agreeing += len(self.disagreements) == before
+
+    def summary(self) -> str:
+        return (f"{self.pairs} (probe, target) pairs, {self.exposed} exposed and {self.complied} complied by the "
+                f"truth: exposed, complied and evidence all agree {_rate(self.agree, self.pairs)}; matches with "
+                f"every pair agreeing {_rate(self.matches_agreeing, self.matches)} (a match's pairs are not "
+                f"independent: this interval is the cautious one); complied with the truth's evidence: recall "
+                f"{_rate(self.both_complied, self.complied)}, precision {_rate(self.both_complied, self.ours_complied)}")
+
+
+def probe_tally(seeds: dict[int, range], settings: dict[str, Any], label: str) -> ProbeTally:
+    """Every match of :data:`PROBE_SCENARIOS` on ``seeds`` (per schema version) played with ``settings``."""
+    tally = ProbeTally()
+    for scenario in PROBE_SCENARIOS:
+        for version, pool in seeds.items():
+            for seed in pool:
+                tally.add(simulate_match(scenario, seed, schema_version=version, **settings), version, label)
+    return tally
+
+
+def bench_probes(split: str, seeds: int) -> None:
+    """Probe compliance against the simulator's truth on ``split`` (:data:`PROBE_SPLITS`), with the simulator's
+    defaults; on ``report``, also :data:`PROBE_SWEEPS` on the first half of its seeds.  Every figure names its split,
+    scenarios, seeds and settings, with a 95% Wilson interval; every disagreement is printed."""
+    pool = probe_seeds(split, seeds)
+    what = ("the seeds the probe rules were written and checked against" if split == "tune" else
+            "held out: seeds never generated with these scenarios before, computed once for the version measured")
+    tally = probe_tally(pool, {}, split.upper())
+    print(f"probe compliance vs the simulator's truth, {split.upper()} split ({what}): scenarios "
+          f"{' and '.join(PROBE_SCENARIOS)}; {_seed_ranges(pool)} ({tally.matches} matches); settings: the "
+          f"simulator's defaults ({probe_settings({})})")
+    print("\n".join(tally.disagreements + [f"  {tally.summary()}"]))
+    if split == "tune":
+        return
+    half = {v: r[: max(1, len(r) // 2)] for v, r in pool.items()}
+    for name, settings in PROBE_SWEEPS:
+        sweep = probe_tally(half, settings, f"{split.upper()} sweep ({name})")
+        print(f"  sweep ({split.upper()} split's seeds, a setting outside the simulator's defaults), {name}: "
+              f"{_seed_ranges(half)} ({sweep.matches} matches); settings: {probe_settings(settings)}")
+        print("\n".join(sweep.disagreements + [f"    {sweep.summary()}"]))
+
+
+def _probe_outcomes(match: Any, version: int) -> ProbeReport:
+    """The match's :class:`ProbeReport`, its events written in ``version`` and read through the read boundary
+    (validation + upcast), as the tool reads them."""
     from daishi_forensics.read.boundary import read_match
     from daishi_forensics.simulate import write_match
     from daishi_forensics.read.sources import open_path
 
-    folder = Path(tempfile.mkdtemp(prefix="inj-bench-"))
-    path = write_match(match, folder, schema_version=version, truth_file=None)
-    return read_match(open_path(path)).events()
+    with tempfile.TemporaryDirectory(prefix="inj-bench-") as folder:
+        path = write_match(match, Path(folder), schema_version=version, truth_file=None)
+        p = ProbePass(match.archive)
+        replay(read_match(open_path(path)).events(), match.archive, [p])
+    return p.result()
 
 
 # --------------------------------------------------------------------------- 2. echo cascades
@@ -453,7 +563,17 @@ def bench_speed(messages: int, full_cdist: bool = False) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--probe-seeds", type=int, default=20)
+    parser.add_argument("--probe-seeds", type=int, default=20,
+                        help="probe compliance: the split's first N seeds for schema v3 and N/4 for v2 and v1 "
+                             "(at most 20 and 5: the split's own; default 20)")
+    parser.add_argument("--probe-split", choices=("tune", "report", "both"), default="both",
+                        help="which split of the probe compliance figure to print (tune: seeds 0-19 and 0-4, the "
+                             "seeds the probe rules were written against; report: seeds 7000-7019 and 7000-7004, "
+                             "held out, with the sweeps of settings outside the simulator's defaults on half of "
+                             "them; both: tune then report)")
+    parser.add_argument("--probes-only", action="store_true",
+                        help="print only the probe compliance figures (skip the echo scenario, the independent "
+                             "cascades and speed)")
     parser.add_argument("--echo-seeds", type=int, default=20)
     parser.add_argument("--cascade-seeds", type=int, default=40)
     parser.add_argument("--cascades", choices=("report", "report-b", "report-c", "tune", "both", "all"), default="report",
@@ -465,9 +585,18 @@ def main() -> None:
     parser.add_argument("--full-cdist", action="store_true",
                         help="also measure the full cdist over every message (slow: about a minute)")
     args = parser.parse_args()
+    if not 1 <= args.probe_seeds <= len(PROBE_SPLITS["tune"][3]):
+        parser.error(f"--probe-seeds must be from 1 to {len(PROBE_SPLITS['tune'][3])} (a split's seeds), "
+                     f"got {args.probe_seeds}")
+    if args.probes_only and args.cascades_only:
+        parser.error("--probes-only and --cascades-only exclude each other")
     started = time.perf_counter()
     if not args.cascades_only:
-        bench_probes(args.probe_seeds)
+        for split in ("tune", "report") if args.probe_split == "both" else (args.probe_split,):
+            bench_probes(split, args.probe_seeds)
+        if args.probes_only:
+            print(f"(benchmark ran in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
+            return
         bench_echo(args.echo_seeds)
     splits = {"both": ("tune", "report"), "all": ("tune", "report", "report-b", "report-c")}.get(args.cascades, (args.cascades,))
     for split in splits:
