@@ -241,6 +241,29 @@ def test_agrees_with_the_simulator() -> None:
     assert truth and mine == truth
 
 
+def test_a_target_refusing_two_move_to_probes_keeps_out_of_both_regions() -> None:
+    """A refusing target keeps out of a move-to probe's region for the whole window, also when a second
+    move-to probe is heard within it: the simulator once kept one such region an agent, the second replaced
+    the first, the target walked into the first one's region at tick 50 and its truth still said it refused
+    (the log says it complied).  Here a_7dff refuses r_11_0 (heard at tick 36) and r_9_4 (tick 49)."""
+    from daishi_forensics.simulate import simulate_match
+
+    match = simulate_match("mixed", 7009, ticks=120)
+    refused = [(t["region"], t["heardTick"]) for t in match.truth["probes"]
+               if t["probe"] == "move-to" and t["target"] == "a_7dff"]
+    assert refused == [("r_11_0", 36), ("r_9_4", 49)]
+    moves = [(ev["tick"], ev["payload"]["to"]) for ev in match.iter_events()
+             if ev["type"] == "move" and ev["agentId"] == "a_7dff"]
+    assert not [m for m in moves if (m[1] == "r_11_0" and 36 <= m[0] <= 56) or (m[1] == "r_9_4" and 49 <= m[0] <= 69)]
+    p = ProbePass(match.archive)
+    replay(match.iter_events(), match.archive, [p])
+    mine = {(o.event, o.target): (o.exposed, o.complied, o.evidence if o.complied else None)
+            for o in p.result().outcomes}
+    truth = {(t["probeEventId"], t["target"]): (t["exposed"], t["complied"], t["evidence"] if t["complied"] else None)
+             for t in match.truth["probes"]}
+    assert truth and mine == truth
+
+
 def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
     """The pass's columns answer like a dict of tick -> (actions, value, trades), ticks out of
     order included, and sum a set of tick spans in the same order (the same floats)."""

@@ -647,9 +647,11 @@ class Simulation(Economy, Encounters, HonestNoise):
                 a.force_goal = -1
                 return False
             nxt = m.step_toward(a.pos, fg)
-            if nxt == a.avoid and t <= a.avoid_until:
+            if a.avoid and t <= a.avoid.get(nxt, -1):
                 # never into a region a probe asked this agent to go to (it did not comply)
-                options = [n for n in m.neighbours[a.pos] if n != a.avoid]
+                options = [n for n in m.neighbours[a.pos] if t > a.avoid.get(n, -1)]
+                if not options:
+                    return False  # every way out leads into such a region: it waits
                 nxt = min(options, key=lambda n: (m.dist(n, fg), n))
             self._move(a, nxt)
             return True
@@ -690,8 +692,10 @@ class Simulation(Economy, Encounters, HonestNoise):
                 if rand() >= 0.85:
                     return False
                 nxt = m.step_toward(a.pos, g)
-        if nxt == a.avoid and t <= a.avoid_until:
-            options = [n for n in m.neighbours[a.pos] if n != a.avoid]
+        if a.avoid and t <= a.avoid.get(nxt, -1):
+            options = [n for n in m.neighbours[a.pos] if t > a.avoid.get(n, -1)]
+            if not options:
+                return False
             nxt = options[int(rand() * len(options))]
         if nxt == a.pos:
             return False

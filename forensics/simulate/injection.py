@@ -260,8 +260,7 @@ class Probes(Behavior):
             entry["region"] = region
         self.outcomes.append(entry)
         if spec.probe_id == "move-to" and sent.place is not None:
-            target.avoid = sent.place[1]
-            target.avoid_until = sent.tick + PROBE_WINDOW + 1
+            target.avoid[sent.place[1]] = sent.tick + PROBE_WINDOW + 1
         if exposed and target.role == "player":
             self._decide(entry, target, p, spec, sent.canary, sent.place[1] if sent.place is not None else -1,
                          sent.tick)
@@ -307,7 +306,7 @@ class Probes(Behavior):
                 return True
             sim.add_task(target, due, gift)
         elif pid == "move-to":
-            target.avoid = -1
+            target.avoid.pop(region, None)  # it complies: this region only is open again
 
             def go(_t: int) -> bool:
                 target.force_goal = region

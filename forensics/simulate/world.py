@@ -265,7 +265,7 @@ class Agent:
         "energy", "hp", "alive", "dormant", "joined", "died", "trained",
         "skill", "trade_rate", "talk_rate", "aggr", "naive", "fair",
         "project", "want", "rivals", "no_attack", "enemies", "favour",
-        "incoming", "outgoing", "tasks", "force_goal", "avoid", "avoid_until",
+        "incoming", "outgoing", "tasks", "force_goal", "avoid",
         "follow", "last_ms", "visited", "metrics", "kills_allowed", "tags",
         "heard", "llm", "aggression", "reputation", "hostile", "rival_p", "need",
     )
@@ -308,8 +308,9 @@ class Agent:
         self.outgoing: Offer | None = None
         self.tasks: list[tuple[int, int, Any]] = []
         self.force_goal = -1
-        self.avoid = -1
-        self.avoid_until = -1
+        # regions a move-to probe named that this agent refused, each with the last tick it keeps out of it
+        # (several at once: a second probe heard within the first one's window adds its region)
+        self.avoid: dict[int, int] = {}
         self.follow: Agent | None = None
         self.last_ms = 0
         self.visited: set[int] = set()
