@@ -42,7 +42,7 @@ p-value is the product of the two (each already adjusted for the node's boxes);
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -161,15 +161,10 @@ def _sg_flag(arrays: Any, first: np.ndarray, second: np.ndarray, p: float, code:
     members = [nodes[i] for i in mids]
     sent = float(arrays.value[np.unique(first[picked])].sum())
     arrived = float(arrays.value[np.unique(second[picked])].sum())
-    return Flag(
-        screen="scatter_gather",
-        kind="scatter_gather",
-        level="flag",
+    return _flag(
+        arrays, "scatter_gather", p, cutoff, tests, rows,
         agents=(source, sink, *members),
         pairs=tuple(ordered({pair_key(source, x) for x in members} | {pair_key(x, sink) for x in members})),
-        score=-math.log10(max(p, 1e-300)),
-        threshold=-math.log10(cutoff),
-        evidence=tuple(ordered({arrays.event[r] for r in rows})),
         explanation=(
             f"{source} paid {sent:g} through {count} intermediaries ({', '.join(map(str, members))}), each of "
             f"which passed it on to {sink} within {arrays.during(window)} keeping at most {cut:.0%} ({arrived:g} "
@@ -178,8 +173,29 @@ def _sg_flag(arrays: Any, first: np.ndarray, second: np.ndarray, p: float, code:
         ),
         details={"source": source, "destination": sink, "intermediaries": count, "expected": lam,
                  "sent": sent, "arrived": arrived, "window": window},
-        p_value=p,
         null=_NULL_SG,
+    )
+
+
+def _flag(arrays: TransferArrays, kind: str, p: float, cutoff: float, tests: int, rows: Iterable[int], *,
+          agents: tuple[Any, ...], pairs: tuple[tuple[Any, Any], ...], explanation: str, details: Mapping[str, Any],
+          null: str) -> Flag:
+    """A flag of this screen, of ``kind`` (``scatter_gather`` or ``gather_scatter``), for a finding of p-value
+    ``p`` among ``tests``: scored ``-log10 p`` (p floored at 1e-300) against the step-up rule's ``-log10
+    cutoff``, its evidence the events of the transfers ``rows``, each once, in order."""
+    return Flag(
+        screen="scatter_gather",
+        kind=kind,
+        level="flag",
+        agents=agents,
+        pairs=pairs,
+        score=-math.log10(max(p, 1e-300)),
+        threshold=-math.log10(cutoff),
+        evidence=tuple(ordered({arrays.event[r] for r in rows})),
+        explanation=explanation,
+        details=details,
+        p_value=p,
+        null=null,
         tests=tests,
     )
 
@@ -222,15 +238,10 @@ def gather_scatter(view: TransferView, params: Mapping[str, Any], fan_params: Ma
         payers = [nodes[i] for i in b_in.members]
         payees = [nodes[i] for i in b_out.members]
         rows = set(b_in.rows) | set(b_out.rows)
-        flags.append(Flag(
-            screen="scatter_gather",
-            kind="gather_scatter",
-            level="flag",
+        flags.append(_flag(
+            arrays, "gather_scatter", p, cutoff, both, rows,
             agents=(name, *payers, *[x for x in payees if x not in payers]),
             pairs=tuple(ordered({pair_key(name, x) for x in payers} | {pair_key(name, x) for x in payees})),
-            score=-math.log10(max(p, 1e-300)),
-            threshold=-math.log10(cutoff),
-            evidence=tuple(ordered({arrays.event[r] for r in rows})),
             explanation=(
                 f"{name} collected {b_in.value:g} from {b_in.count} one-off payers from {arrays.when(b_in.start)} and paid "
                 f"{b_out.value:g} out to {b_out.count} one-off payees from {arrays.when(b_out.start)}; shuffling the graph's "
@@ -239,9 +250,7 @@ def gather_scatter(view: TransferView, params: Mapping[str, Any], fan_params: Ma
             details={"hub": name, "gathered": b_in.value, "scattered": b_out.value, "payers": b_in.count,
                      "payees": b_out.count, "gatherStart": b_in.start, "scatterStart": b_out.start,
                      "gatherP": b_in.p_value, "scatterP": b_out.p_value},
-            p_value=p,
             null=_NULL_GS,
-            tests=both,
         ))
     return flags
 

@@ -81,6 +81,28 @@ def test_dead_agent_keeps_last_region_but_stands_nowhere() -> None:
     ]
 
 
+def test_a_living_agent_spawned_again_moves_there() -> None:
+    # a spawn of an agent already alive is the move it amounts to: one region, the occupancies and the
+    # crowded regions follow it, and where it stood earlier in the tick counts as visited
+    world = World()
+    for ev in (at(0, "agent_spawned", "a_1", region="r_0_0"), at(0, "agent_spawned", "a_2", region="r_0_0")):
+        world.apply(ev)
+    assert world.crowded_regions() == {"r_0_0"} and world.occupancy_version == 2
+    world.tick = 4
+    world.apply(at(4, "agent_spawned", "a_1", region="r_1_1"))
+    world.apply(at(4, "agent_spawned", "a_1", region="r_2_2"))
+    assert world.region_of("a_1") == "r_2_2" and world.is_alive("a_1")
+    assert world.agents_in("r_0_0") == frozenset({"a_2"}) and world.agents_in("r_2_2") == frozenset({"a_1"})
+    assert world.agents_in("r_1_1") == frozenset() and world.crowded_regions() == set()
+    assert world.regions_visited("a_1") == frozenset({"r_0_0", "r_1_1", "r_2_2"})
+    assert (world.occupancy_version, world.audience_version) == (4, 2)
+    world.apply(at(4, "agent_spawned", "a_1", region="r_2_2"))  # where it stands: nothing changes
+    assert world.occupancy_version == 4
+    tl = replay([at(0, "agent_spawned", "a_1", region="r_0_0"), at(3, "agent_spawned", "a_1", region="r_1_0")],
+                ARCHIVE, [])
+    assert [tl.region_at("a_1", t) for t in (2, 3)] == ["r_0_0", "r_1_0"] and tl.alive_at("a_1", 3)
+
+
 def test_end_of_tick_state_and_observe_before_apply() -> None:
     events = [
         at(0, "agent_spawned", "a_1", region="r_0_0"),

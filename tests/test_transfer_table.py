@@ -723,6 +723,37 @@ def test_a_csv_cell_past_the_line_limit_is_refused_naming_its_row_and_column(tmp
     assert read_transfer_table(path, limits=Limits(max_line_bytes=100)).number_of_edges() == 1
 
 
+@pytest.mark.usefixtures("csv_module_limit")
+def test_reading_a_csv_table_leaves_the_csv_modules_limit_as_it_found_it(tmp_path: Path) -> None:
+    # reading a table with a 200,000-character cell raised the csv module's limit for the whole process and
+    # left it raised: another csv reader in the same program then read a cell it should have refused
+    import csv
+    import io
+
+    from daishi_forensics.read.sources import Limits
+    from daishi_forensics.read.transfers import table_rows
+
+    note = "x" * 200_000
+    path = tmp_path / "t.csv"
+    path.write_text(f"from,to,value,tick,note\na,b,1,1,{note}\nb,c,2,2,\"{note[:99_999]}\n{note[:100_000]}\"\n")
+    assert read_transfer_table(path).number_of_edges() == 2
+    assert csv.field_size_limit() == 131_072
+    with pytest.raises(csv.Error, match=r"field larger than field limit \(131072\)"):
+        list(csv.reader(io.StringIO(f"a,{note}\n")))
+    # between rows (the caller's code runs there) and after a table refused, the setting is the caller's too
+    rows = table_rows(path)
+    assert next(rows)[0] == 2
+    assert csv.field_size_limit() == 131_072
+    rows.close()
+    with pytest.raises(InputTooLarge):
+        read_transfer_table(path, limits=Limits(max_line_bytes=150_000))
+    assert csv.field_size_limit() == 131_072
+    # a process that raised the limit itself keeps its own, higher, setting
+    csv.field_size_limit(1 << 30)
+    assert read_transfer_table(path).number_of_edges() == 2
+    assert csv.field_size_limit() == 1 << 30
+
+
 BASIC_NOTE = ("ticks read as dates: every tick is 8 digits that read as a date YYYYMMDD (ISO 8601's basic form: "
               "line {line}'s 20261130 is 2026-11-30), not as numbers (step counts that only look like dates: "
               "--tick-kind number)")

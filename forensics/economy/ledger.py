@@ -330,8 +330,10 @@ def _net_share_of(received: Mapping[str, Any], gave: Mapping[str, Any], values: 
     return half_up(numerator / denominator, 3)
 
 
-class SharedPair(Protocol):
-    """What :func:`credited_trades` reads of a pair (a :class:`LedgerPair` or :class:`ArchivedPair`)."""
+class TradePair(Protocol):
+    """A pair of agents that traded, as a :class:`LedgerPair` or :class:`ArchivedPair` holds it: the two
+    agents, ``a < b``, and the trades between them (what the rubric's per-partner caps count); what
+    :func:`~.reputation.estimated_points` reads of a pair."""
 
     @property
     def a(self) -> str: ...
@@ -339,6 +341,12 @@ class SharedPair(Protocol):
     def b(self) -> str: ...
     @property
     def trades(self) -> int: ...
+
+
+class SharedPair(TradePair, Protocol):
+    """What :func:`credited_trades` reads of a pair (a :class:`LedgerPair` or :class:`ArchivedPair`): a
+    :class:`TradePair` and its net share."""
+
     @property
     def net_share(self) -> float: ...
 

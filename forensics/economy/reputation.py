@@ -48,11 +48,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import InvalidInput
-from .ledger import ArchivedLedger, TradeId, has_goods, pair_key
+from .ledger import ArchivedLedger, TradeId, TradePair, has_goods, pair_key
 
 __all__ = [
     "PARTNER_POINT_CAP",
@@ -254,17 +254,6 @@ def index_reputation_and_wealth(
     if circular > 0:
         return half_up(final_reputation - circular, 3), half_up(final_wealth - 2 * circular, 3)
     return float(final_reputation), float(final_wealth)
-
-
-class TradePair(Protocol):
-    """What :func:`estimated_points` reads of a pair (a ledger or archived pair)."""
-
-    @property
-    def a(self) -> str: ...
-    @property
-    def b(self) -> str: ...
-    @property
-    def trades(self) -> int: ...
 
 
 def estimated_points(ledger_pairs: Iterable[TradePair]) -> ReputationPoints:

@@ -211,16 +211,17 @@ def _csv_rows(handle: IO[str], file: str, limit: int) -> Iterator[tuple[int, Map
     can span lines: the line named is its first).  A cell is at most ``limit`` characters (the line
     limit: a cell of one line is within it anyway, and a quoted cell holding line breaks is held to it)."""
     # the csv module refuses a cell past its own limit, 131,072 characters unless raised (a 200 KB
-    # message in a cell was "not CSV"); that limit is one for the process, so it is only ever raised
-    # here (never lowered under another reader of the process), and each cell is held to this table's
-    # limit below
-    if csv.field_size_limit() < limit:
-        csv.field_size_limit(min(limit, sys.maxsize))
+    # message in a cell was "not CSV"); that limit is one for the process (the caller's, and any other
+    # reader's in it), so it is raised only while this reader reads a row, never lowered, and put back
+    # as it was found before the row is handed on; each cell is held to this table's limit below
     reader = csv.reader(handle, strict=True)
     header: list[str] | None = None
     while True:
         start = reader.line_num + 1
+        found = csv.field_size_limit()
         try:
+            if found < limit:
+                csv.field_size_limit(min(limit, sys.maxsize))
             cells = next(reader)
         except StopIteration:
             return
@@ -231,6 +232,8 @@ def _csv_rows(handle: IO[str], file: str, limit: int) -> Iterator[tuple[int, Map
                 raise InputUnreadable(f"a quoted cell opened in the row starting here is never closed (the file "
                                       f"ends inside it, at line {reader.line_num})", file=file, line=start) from None
             raise InputUnreadable(f"not CSV: {exc}", file=file, line=start) from None
+        finally:  # (a row refused, a line past its limit, bytes not UTF-8: the setting is put back all the same)
+            csv.field_size_limit(found)
         if not cells:
             continue  # a blank line
         # a row of one line holds no cell past the line limit; one spanning lines may (the csv module's limit

@@ -240,7 +240,7 @@ class World:
         """Spawn (or re-spawn) ``agent`` in ``region``; for a living agent, a move."""
         region = self._names.setdefault(region, region)
         if agent in self._alive:
-            self._move(agent, region)
+            self._on_move({"agentId": agent, "payload": {"to": region}}, self)  # the move it amounts to
             return
         tr = self._track(agent)
         self._region[agent] = region
@@ -254,29 +254,6 @@ class World:
         self.audience_version += 1
         record(tr.a_ticks, tr.a_vals, self.tick, 1)
 
-    def _move(self, agent: str, to: str) -> None:
-        """Set the region (the hot path: one change-list entry, occupancy if alive)."""
-        region = self._region
-        old = region.get(agent)
-        region[agent] = to
-        tr = self._tracks.get(agent)
-        if tr is None:
-            tr = self._track(agent)
-        ticks = tr.r_ticks
-        tick = self.tick
-        if ticks and ticks[-1] == tick:
-            vals = tr.r_vals
-            tr.passed.add(vals[-1])  # where it stood earlier in the tick: visited all the same
-            vals[-1] = to
-        else:
-            ticks.append(tick)
-            tr.r_vals.append(to)
-        if old != to and agent in self._alive:
-            if old is not None:
-                self._leave(old, agent)
-            self._enter(to, agent)
-            self.occupancy_version += 1
-
     def _on_spawned(self, ev: Event, _world: World) -> None:
         agent = ev.get("agentId")
         region = (ev.get("payload") or {}).get("region")
@@ -286,8 +263,9 @@ class World:
     _on_registered = _on_spawned  # only a joiner's registration carries a region
 
     def _on_move(self, ev: Event, _world: World) -> None:
-        # the hot path: _move inlined.  A dead or never-placed agent's move is
-        # remembered for region_of; it stands nowhere.
+        # the hot path: the occupancy kept inline (no call per move).  A dead or never-placed agent's
+        # move is remembered for region_of; it stands nowhere.  A living agent's re-spawn comes here too
+        # (_place), as the move it amounts to.
         agent = ev.get("agentId")
         payload = ev.get("payload")
         to = payload.get("to") if payload else None
