@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -122,13 +123,28 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
-_Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...], int | None, str | None]
-"""One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
-(None for the season's), the flag, (for a target not screened, or not whole) why, the other targets holding
-the same match (screened once, annotated at the first; the step summary names them in the target's column), and
-a flag's line in the target's file where it is known (:attr:`MatchOutcome.lines`, the line SARIF gives it),
-else None; and for a season-scale flag whose line is known, the file that line is in (the first match file it
-is about), else None."""
+@dataclass(frozen=True)
+class _Finding:
+    """One thing ``--format github`` annotates (and the step summary lists)."""
+
+    group: str
+    """Its group: ``flag``, ``unread``, ``review`` or ``partial`` (:data:`_GROUPS`)."""
+    target: str | None
+    """The target it is about; None for the season's."""
+    flag: Flag | None
+    """The flag; None for a target not screened, or not whole."""
+    reason: str = ""
+    """For a target not screened, or not whole (or the season not screened whole): why."""
+    also: tuple[str, ...] = ()
+    """The other targets holding the same match (screened once, annotated at the first; the step summary names
+    them in the target's column)."""
+    line: int | None = None
+    """A flag's line in the target's file where it is known (:attr:`MatchOutcome.lines`, the line SARIF gives it),
+    else None; for a season-scale flag, its line in :attr:`season_file`."""
+    season_file: str | None = None
+    """For a season-scale flag whose line is known, the file that line is in (the first match file it is about),
+    else None."""
+
 
 _GROUPS: dict[str, tuple[str, str]] = {
     "flag": ("flag", "flags"), "unread": ("target not screened", "targets not screened"),
@@ -144,12 +160,12 @@ def _group_counts(found: Iterable[_Finding]) -> dict[str, int]:
     """How many of ``found`` are in each group, every group named (0 included), in :data:`_GROUPS`' order: what
     the github format's closing notice and the step summary's first line count.
 
-    >>> _group_counts([("flag", "a", None, ""), ("partial", "a", None, "x"), ("flag", None, None, "")])
+    >>> _group_counts([_Finding("flag", "a", None), _Finding("partial", "a", None, "x"), _Finding("flag", None, None)])
     {'flag': 2, 'unread': 0, 'review': 0, 'partial': 1}
     """
     counts = dict.fromkeys(_GROUPS, 0)
-    for group, *_ in found:
-        counts[group] += 1
+    for finding in found:
+        counts[finding.group] += 1
     return counts
 
 
@@ -168,33 +184,36 @@ def _findings(run: ScreenRun) -> list[_Finding]:
     groups: dict[str, list[_Finding]] = {g: [] for g in _GROUPS}
     for m in run.matches:
         if m.result is None:
-            groups["unread"].append(("unread", m.target, None, _unread(m), (), None, None))
+            groups["unread"].append(_Finding("unread", m.target, None, _unread(m)))
             continue
         for f in m.result.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, m.target, f, "", m.also, m.lines.get(f.evidence[0]) if f.evidence else None,
-                                  None))
+            groups[group].append(_Finding(group, m.target, f, also=m.also,
+                                          line=m.lines.get(f.evidence[0]) if f.evidence else None))
         # a verdict that does not cover the whole match says why
-        groups["partial"] += [("partial", m.target, None, reason, m.also, None, None) for reason in m.result.not_screened]
+        groups["partial"] += [_Finding("partial", m.target, None, reason, m.also) for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
             # at the line SARIF gives it, in the first match file it is about, where that line is known
             places = _season_places(f, run)[:1]
             place = places[0] if places and places[0][1] is not None else None
-            groups[group].append((group, None, f, "", (), place[1] if place else None, place[0] if place else None))
+            groups[group].append(_Finding(group, None, f, line=place[1] if place else None,
+                                          season_file=place[0] if place else None))
         # a season-scale check left unfinished (a search out of steps) says so, as a match's part does
-        groups["partial"] += [("partial", None, None, reason, (), None, None) for reason in run.season.not_screened]
+        groups["partial"] += [_Finding("partial", None, None, reason) for reason in run.season.not_screened]
     return [finding for group in groups.values() for finding in group]
 
 
-def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, also: tuple[str, ...] = (),
-                line: int | None = None, season_file: str | None = None) -> str:
-    """One workflow command.  ``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for
-    a target not screened; a ``file=season`` would name a file of the repository that is not there, or one that
-    is), unless its line in a match file it is about is known (``season_file``: the file, ``line`` the line, as
-    SARIF places it).  ``line``: a flag's line in the target's file (its first evidence event's), given as
-    ``line=`` where known, as SARIF places the flag; none where not (the annotation is then at the file)."""
+def _annotation(finding: _Finding) -> str:
+    """One workflow command for ``finding``.  Its ``target`` None: a season-scale flag, which no one file holds (no
+    ``file=``, as for a target not screened; a ``file=season`` would name a file of the repository that is not
+    there, or one that is), unless its line in a match file it is about is known (``season_file``: the file,
+    ``line`` the line, as SARIF places it).  Its ``line``: a flag's line in the target's file (its first evidence
+    event's), given as ``line=`` where known, as SARIF places the flag; none where not (the annotation is then at
+    the file)."""
+    group, target, flag, reason, also = finding.group, finding.target, finding.flag, finding.reason, finding.also
+    line, season_file = finding.line, finding.season_file
     if flag is None:
         if group == "unread":
             return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
@@ -232,7 +251,7 @@ def render_github(run: ScreenRun) -> str:
     has more than GitHub shows, a ``::notice`` after them says how many of each there are in all, so
     none is hidden without a word.  The verdict line comes last."""
     found = _findings(run)
-    out = [_annotation(*finding) for finding in found]
+    out = [_annotation(finding) for finding in found]
     counts = _group_counts(found)
     if max(sum(counts[g] for g in groups) for groups in _LEVELS.values()) > GITHUB_SHOWN:
         said = _annotation_count(counts)
@@ -257,15 +276,16 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
     if not found:
         return "\n".join(out) + "\n\n"
     rows: list[list[Any]] = []
-    for group, target, flag, reason, also, *_ in found:
+    for finding in found:
+        target, flag, also = finding.target, finding.flag, finding.also
         # a file's name as it is: a run of spaces or a space at either end written out, where a cell would
         # collapse or trim it and so name another file
         where = ((shown_name(target) + (f" (the same match: {', '.join(map(shown_name, also))})" if also else ""))
                  if target is not None else "season")
         if flag is None:
-            rows.append(["error" if group == "unread" else "warning",
-                         "not screened" if group == "unread" else "not screened whole", where, None, None, reason,
-                         None])
+            unread = finding.group == "unread"
+            rows.append(["error" if unread else "warning", "not screened" if unread else "not screened whole", where,
+                         None, None, finding.reason, None])
         else:
             rows.append([flag.level, f"{flag.screen}/{flag.kind}", where, list(map(str, flag.agents)),
                          _significance(flag), flag.explanation, _evidence(flag)])
