@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 
 import pytest
 
@@ -54,3 +56,53 @@ def test_a_finding_is_named_by_its_fields() -> None:
         "the same match: b/m_1.json",
         "::warning title=daishi-forensics season not screened whole::a search out of steps",
     ]
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_match_folder_is_placed_in_the_events_file_it_was_read_from(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      gz: bool) -> None:
+    """The SARIF and github renderers found a match folder's events file by asking the file system at render time
+    (is the target a folder, does it hold ``events.jsonl`` or ``events.jsonl.gz``): a folder moved or emptied
+    between the read and the render, or a run built without the files, was placed at the folder itself, which code
+    scanning cannot show. The read now says which file it read (:attr:`MatchOutcome.files`) and the renderers place
+    the finding there without a look at the disk; where the folder is still there, the same bytes as before."""
+    import gzip
+    import os
+
+    from daishi_forensics.report.render.screens import render
+    from daishi_forensics.report.screening import screen_targets
+
+    from .matchkit import archive, write_match
+    from .test_screens_daishi import feeder_events
+
+    folder = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
+                         form="folder")
+    events = "events.jsonl"
+    if gz:
+        (folder / "events.jsonl.gz").write_bytes(gzip.compress((folder / "events.jsonl").read_bytes()))
+        (folder / "events.jsonl").unlink()
+        events += ".gz"
+    write_match(tmp_path / "copy", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
+                form="folder")
+    monkeypatch.chdir(tmp_path)
+    run = screen_targets(["fed/m_0123456789ab", "copy/m_0123456789ab"], lines=True)
+    (outcome,) = run.matches
+    assert dict(outcome.files) == {"fed/m_0123456789ab": f"fed/m_0123456789ab/{events}",
+                                   "copy/m_0123456789ab": "copy/m_0123456789ab/events.jsonl"}
+    here = {fmt: render(run, fmt) for fmt in ("sarif", "github")}
+    # the folders gone, and no file-system question answered: the same bytes
+    (tmp_path / "fed").rename(tmp_path / "moved")
+    (tmp_path / "copy").rename(tmp_path / "moved too")
+
+    def asked(*_: object) -> bool:
+        raise AssertionError("the renderer asked the file system")
+
+    for name in ("isdir", "isfile", "exists", "lexists"):
+        monkeypatch.setattr(os.path, name, asked)
+    assert {fmt: render(run, fmt) for fmt in ("sarif", "github")} == here
+    monkeypatch.undo()
+    physical = json.loads(here["sarif"])["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert physical == {"artifactLocation": {"uri": f"fed/m_0123456789ab/{events}"}, "region": {"startLine": 18}}
+    assert [line.split("::")[1] for line in here["github"].splitlines() if line.startswith("::")] == [
+        f"error file=fed/m_0123456789ab/{events},line=18,title=daishi-forensics feeder/hub_and_spoke",
+        f"warning file=fed/m_0123456789ab/{events},title=daishi-forensics not screened whole"]

@@ -144,6 +144,9 @@ class _Finding:
     season_file: str | None = None
     """For a season-scale flag whose line is known, the file that line is in (the first match file it is about),
     else None."""
+    file: str | None = None
+    """The file a finding about :attr:`target` is placed in (:meth:`MatchOutcome.file_of`: a match folder's events
+    file); None for the season's."""
 
 
 _GROUPS: dict[str, tuple[str, str]] = {
@@ -189,9 +192,11 @@ def _findings(run: ScreenRun) -> list[_Finding]:
         for f in m.result.flags:
             group = "flag" if f.level == "flag" else "review"
             groups[group].append(_Finding(group, m.target, f, also=m.also,
-                                          line=m.lines.get(f.evidence[0]) if f.evidence else None))
+                                          line=m.lines.get(f.evidence[0]) if f.evidence else None,
+                                          file=m.file_of(m.target)))
         # a verdict that does not cover the whole match says why
-        groups["partial"] += [_Finding("partial", m.target, None, reason, m.also) for reason in m.result.not_screened]
+        groups["partial"] += [_Finding("partial", m.target, None, reason, m.also, file=m.file_of(m.target))
+                              for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
@@ -220,7 +225,7 @@ def _annotation(finding: _Finding) -> str:
         if target is None:  # the season's: no one file holds it
             return f"::warning title=daishi-forensics season not screened whole::{github_escape(reason)}"
         same = f"; the same match: {', '.join(also)}" if also else ""
-        return (f"::warning file={github_escape(_artifact(target), True)},title=daishi-forensics not screened "
+        return (f"::warning file={github_escape(finding.file or target, True)},title=daishi-forensics not screened "
                 f"whole::{github_escape(reason + same)}")
     kind = "error" if flag.level == "flag" else "warning"
     title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
@@ -230,8 +235,8 @@ def _annotation(finding: _Finding) -> str:
     message += f" Events: {_evidence(flag)}."
     if also:
         message += f" The same match: {', '.join(also)} (screened once)."
-    placed = target if target is not None else season_file if line is not None else None
-    where = f"file={github_escape(_artifact(placed), True)}," if placed is not None else ""
+    placed = (finding.file or target) if target is not None else season_file if line is not None else None
+    where = f"file={github_escape(placed, True)}," if placed is not None else ""
     if where and line is not None:
         where += f"line={line},"
     return f"::{kind} {where}title={title}::{github_escape(message)}"
@@ -446,31 +451,17 @@ def _uri(target: str) -> str:
     return "file://" + encoded if outside else encoded
 
 
-def _artifact(target: str) -> str:
-    """The file a finding about ``target`` is placed in: the target itself, or for a match folder its events
-    file (``m_…/events.jsonl`` or ``events.jsonl.gz``, as the reader takes them), which the evidence's event ids
-    are in: code scanning and workflow annotations place a finding in a file, not a folder.
-
-    >>> _artifact("m_demo"), _artifact("no/such/m_0123456789ab")
-    ('m_demo', 'no/such/m_0123456789ab')
-    """
-    if os.path.isdir(target):
-        for name in ("events.jsonl", "events.jsonl.gz"):
-            if os.path.isfile(os.path.join(target, name)):
-                return os.path.join(target.rstrip("/") or "/", name)
-    return target
-
-
-def _physical(target: str, line: int = 1) -> dict[str, Any]:
-    """A SARIF physical location: the target's file (:func:`_artifact`), and as its region ``line`` (code scanning
-    takes no location without ``region.startLine``, 1 or more): the line of the flag's first evidence event where
-    the file holds a record a line (:attr:`MatchOutcome.lines`), else the file's first line (a flag is about a
-    match, not a line of it).
+def _physical(file: str, line: int = 1) -> dict[str, Any]:
+    """A SARIF physical location: ``file`` (the target's file, :meth:`MatchOutcome.file_of`: a match folder's events
+    file, which the events of the evidence are in: code scanning places a finding in a file, not a folder), and as
+    its region ``line`` (code scanning takes no location without ``region.startLine``, 1 or more): the line of the
+    flag's first evidence event where the file holds a record a line (:attr:`MatchOutcome.lines`), else the file's
+    first line (a flag is about a match, not a line of it).
 
     >>> _physical("m_demo"), _physical("m_1.jsonl", 12)["region"]
     ({'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}, {'startLine': 12})
     """
-    return {"artifactLocation": {"uri": _uri(_artifact(target))}, "region": {"startLine": line}}
+    return {"artifactLocation": {"uri": _uri(file)}, "region": {"startLine": line}}
 
 
 def _sarif_text(text: str) -> str:
@@ -503,9 +494,10 @@ def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> lis
 
 
 def _season_places(flag: Flag, run: ScreenRun) -> list[tuple[str, int | None]]:
-    """Each file a season-scale flag is about (:func:`_season_files`, in order), with the line of the event its
-    evidence cites first in that file's match (:func:`~daishi_forensics.report.screening.season_cited`), where the
-    file holds a record a line and that line was looked up (:attr:`MatchOutcome.lines`), else None."""
+    """Each file a season-scale flag is about (:func:`_season_files`, in order; a match folder's events file,
+    :meth:`MatchOutcome.file_of`), with the line of the event its evidence cites first in that file's match
+    (:func:`~daishi_forensics.report.screening.season_cited`), where the file holds a record a line and that line
+    was looked up (:attr:`MatchOutcome.lines`), else None."""
     screened = [m for m in run.matches if m.result is not None]
     targets = {m.match_id: m.target for m in screened if m.match_id is not None}
     of = {m.target: m for m in screened}
@@ -514,7 +506,8 @@ def _season_places(flag: Flag, run: ScreenRun) -> list[tuple[str, int | None]]:
     for file in _season_files(flag, targets, screened[0].target if screened else None):
         m = of.get(file)
         eid = cited.get(m.match_id) if m is not None and m.match_id is not None else None
-        places.append((file, m.lines.get(eid) if m is not None and eid is not None else None))
+        places.append((m.file_of(file) if m is not None else file,
+                       m.lines.get(eid) if m is not None and eid is not None else None))
     return places
 
 
@@ -531,7 +524,7 @@ def _file_name(target: str) -> str:
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
             season_files: list[str] | None = None, also: tuple[str, ...] = (),
             match_id: str | None = None, lines: Mapping[Any, int] | None = None,
-            season_lines: list[int | None] | None = None) -> dict[str, Any]:
+            season_lines: list[int | None] | None = None, files_of: Mapping[str, str] | None = None) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
     ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
     the other targets holding the match (screened once), as related locations.  The fingerprint names the
@@ -540,8 +533,11 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     a target without a match id (a table of transfers) by its file's name, not the path to it.  ``lines``: the
     target's line of each flag's first evidence event where its file has one (:attr:`MatchOutcome.lines`), the
     result's line (the related locations: line 1).  ``season_lines``: a season-scale flag's line in each of
-    ``season_files`` (:func:`_season_places`), line 1 where None."""
-    files = [target, *also] if target is not None else list(season_files or ())
+    ``season_files`` (:func:`_season_places`), line 1 where None.  ``files_of``: the file of ``target`` and of each of
+    ``also`` where it is not the name (:attr:`MatchOutcome.files`: a match folder's events file); ``season_files``
+    are files already."""
+    names = [target, *also] if target is not None else list(season_files or ())
+    files = [(files_of or {}).get(name, name) for name in names]
     at = ([(lines or {}).get(flag.evidence[0], 1) if flag.evidence else 1] + [1] * len(also) if target is not None
           else [line or 1 for line in (season_lines or ())] + [1] * (len(files) - len(season_lines or ())))
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
@@ -606,12 +602,12 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
     takes in a run, a warning notification says so (:func:`_within_limits`).  ``command`` (``screen``,
     ``screen-transfers``) and ``category`` (``--sarif-category``) make the run's ``automationDetails.id``
     (:func:`automation_id`)."""
-    placed: list[tuple[Flag, str | None, tuple[str, ...], str | None, Mapping[Any, int]]] = []
+    placed: list[tuple[Flag, str | None, tuple[str, ...], str | None, Mapping[Any, int], Mapping[str, str]]] = []
     for m in run.matches:
         if m.result is not None:
-            placed += [(f, m.target, m.also, m.match_id, m.lines) for f in m.result.flags]
+            placed += [(f, m.target, m.also, m.match_id, m.lines, m.files) for f in m.result.flags]
     season = run.season.flags if run.season is not None else ()
-    placed += [(f, None, (), None, {}) for f in season]
+    placed += [(f, None, (), None, {}, {}) for f in season]
     rules = (_rules((f for f, t, *_ in placed if t is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
@@ -628,9 +624,9 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
         for reason in (run.season.not_screened if run.season is not None else ())
     ]
     def result(f: Flag, t: str | None, also: tuple[str, ...], match_id: str | None,
-               lines: Mapping[Any, int]) -> dict[str, Any]:
+               lines: Mapping[Any, int], files: Mapping[str, str]) -> dict[str, Any]:
         if t is not None:
-            return _result(f, t, run.config, index, None, also, match_id, lines)
+            return _result(f, t, run.config, index, None, also, match_id, lines, files_of=files)
         places = _season_places(f, run)
         return _result(f, t, run.config, index, [file for file, _ in places], also, match_id, lines,
                        [line for _, line in places])
