@@ -107,14 +107,14 @@ def test_every_location_has_a_region(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.chdir(tmp_path)
     doc = _sarif(["screen", "fed/m_0123456789ab.jsonl", "copy/m_0123456789ab.jsonl"])
     (result,) = doc["runs"][0]["results"]
-    # the line of the flag's first evidence event (40), since it is read a record a line; the copy's from line 1
+    # the line of the flag's first evidence event (40), since it is read a record a line; the copy's too, in its file
     assert result["locations"] == [{
         "physicalLocation": {"artifactLocation": {"uri": "fed/m_0123456789ab.jsonl"}, "region": {"startLine": 19}},
         "logicalLocations": [{"name": agent, "kind": "member"} for agent in ("h", "a_1", "a_2", "a_4")],
     }]
     assert result["relatedLocations"] == [{
         "id": 1,
-        "physicalLocation": {"artifactLocation": {"uri": "copy/m_0123456789ab.jsonl"}, "region": {"startLine": 1}},
+        "physicalLocation": {"artifactLocation": {"uri": "copy/m_0123456789ab.jsonl"}, "region": {"startLine": 19}},
         "message": {"text": "the same match as fed/m_0123456789ab.jsonl, screened once"},
     }]
     assert (result["ruleId"], result["ruleIndex"], result["level"]) == ("feeder/hub_and_spoke", 0, "error")

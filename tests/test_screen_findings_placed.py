@@ -106,3 +106,92 @@ def test_a_match_folder_is_placed_in_the_events_file_it_was_read_from(tmp_path: 
     assert [line.split("::")[1] for line in here["github"].splitlines() if line.startswith("::")] == [
         f"error file=fed/m_0123456789ab/{events},line=18,title=daishi-forensics feeder/hub_and_spoke",
         f"warning file=fed/m_0123456789ab/{events},title=daishi-forensics not screened whole"]
+
+
+def test_each_name_of_one_match_has_its_own_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One match given as a stream, a copy of it with blank lines, its gzip, its match folder and its bundle:
+    ``screen --format sarif`` placed the result at event 40's line in the first (19) and every other name, as a
+    related location, at line 1, though four of them hold a record a line and event 40 on a line of its own. Each
+    related location is now at event 40's line in its own file (looked up as the first's, for the ids the flags
+    cite: 22 with three blank lines, 18 in a folder's events file with no header), a bundle's at line 1; exit 1 as
+    before, the github annotations and the other formats unchanged."""
+    import gzip
+
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    from .matchkit import archive, write_match
+    from .test_screens_daishi import feeder_events
+
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    write_match(tmp_path / "fed", feeder_events(), arch)
+    copy = write_match(tmp_path / "copy", feeder_events(), arch)
+    head, rest = copy.read_bytes().split(b"\n", 1)
+    copy.write_bytes(head + b"\n\n \n\n" + rest)
+    (tmp_path / "gz").mkdir()
+    (tmp_path / "gz" / "m_0123456789ab.jsonl.gz").write_bytes(gzip.compress(copy.read_bytes()))
+    write_match(tmp_path / "dir", feeder_events(), arch, form="folder")
+    write_match(tmp_path / "one", feeder_events(), arch, form="bundle")
+    monkeypatch.chdir(tmp_path)
+    names = ["fed/m_0123456789ab.jsonl", "copy/m_0123456789ab.jsonl", "gz/m_0123456789ab.jsonl.gz",
+             "dir/m_0123456789ab", "one/m_0123456789ab.json"]
+    result = CliRunner().invoke(main, ["screen", *names, "--format", "sarif"])
+    assert result.exit_code == 1, result.output
+    (found,) = json.loads(result.stdout)["runs"][0]["results"]
+    assert found["properties"]["evidence"][0] == 40
+    assert found["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "fed/m_0123456789ab.jsonl"}, "region": {"startLine": 19}}
+    message = {"text": "the same match as fed/m_0123456789ab.jsonl, screened once"}
+    assert found["relatedLocations"] == [
+        {"id": 1, "physicalLocation": {"artifactLocation": {"uri": "copy/m_0123456789ab.jsonl"},
+                                       "region": {"startLine": 22}}, "message": message},
+        {"id": 2, "physicalLocation": {"artifactLocation": {"uri": "gz/m_0123456789ab.jsonl.gz"},
+                                       "region": {"startLine": 22}}, "message": message},
+        {"id": 3, "physicalLocation": {"artifactLocation": {"uri": "dir/m_0123456789ab/events.jsonl"},
+                                       "region": {"startLine": 18}}, "message": message},
+        {"id": 4, "physicalLocation": {"artifactLocation": {"uri": "one/m_0123456789ab.json"},
+                                       "region": {"startLine": 1}}, "message": message},
+    ]
+    assert json.loads(copy.read_text().split("\n")[21])["id"] == 40
+    assert json.loads((tmp_path / "dir" / "m_0123456789ab" / "events.jsonl").read_text().split("\n")[17])["id"] == 40
+    github = CliRunner().invoke(main, ["screen", *names, "--format", "github"])
+    assert github.exit_code == 1
+    assert github.stdout.startswith("::error file=fed/m_0123456789ab.jsonl,line=19,title=daishi-forensics "
+                                    "feeder/hub_and_spoke::")
+    # looked up only where SARIF or the github format asks for lines: the other formats as they were
+    from daishi_forensics.report.render.screens import render
+    from daishi_forensics.report.screening import screen_targets
+
+    plain, looked_up = screen_targets(names), screen_targets(names, lines=True)
+    assert [dict(m.also_lines) for m in plain.matches] == [{}]
+    assert [dict(m.also_lines) for m in looked_up.matches] == [{
+        "copy/m_0123456789ab.jsonl": {40: 22}, "gz/m_0123456789ab.jsonl.gz": {40: 22}, "dir/m_0123456789ab": {40: 18}}]
+    for fmt in ("text", "json"):
+        assert render(looked_up, fmt) == render(plain, fmt)
+    assert render(looked_up, "github") == github.stdout
+
+
+def test_a_copy_holding_an_evidence_id_twice_stays_at_line_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two names of a match whose log holds a second record of id 40 out of place (refused by the read boundary):
+    which record the screens read is not known, so neither name has a line for it; both at line 1 (exit 1)."""
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    from .matchkit import archive, write_match
+    from .test_screens_daishi import feeder_events
+
+    for folder in ("fed", "copy"):
+        path = write_match(tmp_path / folder, feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+        lines = path.read_bytes().split(b"\n")
+        lines.insert(40, lines[18])  # event 40 again, between 62 and 63
+        path.write_bytes(b"\n".join(lines))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["screen", "fed/m_0123456789ab.jsonl", "copy/m_0123456789ab.jsonl",
+                                       "--format", "sarif"])
+    assert result.exit_code == 1, result.output
+    (found,) = json.loads(result.stdout)["runs"][0]["results"]
+    assert found["properties"]["evidence"][0] == 40
+    assert [found["locations"][0]["physicalLocation"]["region"],
+            found["relatedLocations"][0]["physicalLocation"]["region"]] == [{"startLine": 1}, {"startLine": 1}]

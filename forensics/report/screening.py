@@ -179,6 +179,11 @@ class MatchOutcome:
     line of each flag's first evidence event (:func:`evidence_lines`), by event id: where SARIF places the flag,
     and the github format's ``line=``; asked for with ``screen_targets(..., lines=True)``, else empty.  A table of
     transfers read from a file (``screen-transfers``): the line of each flag's first evidence row, by its id."""
+    also_lines: Mapping[str, Mapping[Any, int]] = field(default_factory=dict, compare=False, hash=False)
+    """By each of :attr:`also` whose file holds a record a line, the line of each flag's first evidence event in that
+    file, looked up as :attr:`lines` are (:func:`evidence_lines`; its own line, for its blank lines and header may
+    differ): where SARIF places that name's related location; asked for with ``screen_targets(..., lines=True)``,
+    else empty."""
     files: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     """By :attr:`target` and each of :attr:`also`, the file its events were read from where that is not the name
     itself: a match folder's events file (``m_…/events.jsonl`` or ``events.jsonl.gz``), set where the target is
@@ -526,8 +531,15 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
             given, at = first[identity]
             outcome = _again(outcomes[at], given, source, digests, store=store, server=server, limits=limits)
             if outcome is None:  # the same match: the first's outcome names this target too
-                outcomes[at] = replace(outcomes[at], also=(*outcomes[at].also, source.name),
-                                       content=digests[given], files={**outcomes[at].files, **_events_file(source)})
+                earlier = outcomes[at]
+                # the line of each flag's first evidence event in this file too (the same records: in order where
+                # the first's were), for its related location
+                found = (evidence_lines(source, (f.evidence[0] for f in earlier.result.flags if f.evidence),
+                                        in_order=not earlier.invalid_records)
+                         if lines and earlier.result is not None and earlier.result.flags else {})
+                outcomes[at] = replace(earlier, also=(*earlier.also, source.name), content=digests[given],
+                                       files={**earlier.files, **_events_file(source)},
+                                       also_lines={**earlier.also_lines, **({source.name: found} if found else {})})
                 if outcomes[at].result is not None:
                     again.append(f"{name_text(source.name)} is {source.match_id or 'the same file'} again (as "
                                  f"{name_text(outcomes[at].target)}): counted once in the season")

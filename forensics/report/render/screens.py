@@ -524,7 +524,8 @@ def _file_name(target: str) -> str:
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
             season_files: list[str] | None = None, also: tuple[str, ...] = (),
             match_id: str | None = None, lines: Mapping[Any, int] | None = None,
-            season_lines: list[int | None] | None = None, files_of: Mapping[str, str] | None = None) -> dict[str, Any]:
+            season_lines: list[int | None] | None = None, files_of: Mapping[str, str] | None = None,
+            also_lines: Mapping[str, Mapping[Any, int]] | None = None) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
     ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
     the other targets holding the match (screened once), as related locations.  The fingerprint names the
@@ -532,13 +533,16 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     the same fingerprint however its file was named (relative, absolute, through a link, another form);
     a target without a match id (a table of transfers) by its file's name, not the path to it.  ``lines``: the
     target's line of each flag's first evidence event where its file has one (:attr:`MatchOutcome.lines`), the
-    result's line (the related locations: line 1).  ``season_lines``: a season-scale flag's line in each of
+    result's line; ``also_lines``: each of ``also``'s own (:attr:`MatchOutcome.also_lines`), its related location's
+    line (line 1 where it has none).  ``season_lines``: a season-scale flag's line in each of
     ``season_files`` (:func:`_season_places`), line 1 where None.  ``files_of``: the file of ``target`` and of each of
     ``also`` where it is not the name (:attr:`MatchOutcome.files`: a match folder's events file); ``season_files``
     are files already."""
     names = [target, *also] if target is not None else list(season_files or ())
     files = [(files_of or {}).get(name, name) for name in names]
-    at = ([(lines or {}).get(flag.evidence[0], 1) if flag.evidence else 1] + [1] * len(also) if target is not None
+    at = ([(lines or {}).get(flag.evidence[0], 1) if flag.evidence else 1]
+          + [(also_lines or {}).get(name, {}).get(flag.evidence[0], 1) if flag.evidence else 1 for name in also]
+          if target is not None
           else [line or 1 for line in (season_lines or ())] + [1] * (len(files) - len(season_lines or ())))
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
@@ -597,18 +601,19 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
     A match's result is placed at the line of its flag's first evidence event where the match's file holds a
     record a line and the line was looked up (:attr:`MatchOutcome.lines`; a table of transfers: its first
-    evidence row's), every other location at the file's
-    first line (:func:`_physical`); past the results code scanning shows or
+    evidence row's), the other files holding the match (related locations) at that event's line in each
+    (:attr:`MatchOutcome.also_lines`), every other location at the file's first line (:func:`_physical`); past the
+    results code scanning shows or
     takes in a run, a warning notification says so (:func:`_within_limits`).  ``command`` (``screen``,
     ``screen-transfers``) and ``category`` (``--sarif-category``) make the run's ``automationDetails.id``
     (:func:`automation_id`)."""
-    placed: list[tuple[Flag, str | None, tuple[str, ...], str | None, Mapping[Any, int], Mapping[str, str]]] = []
+    placed: list[tuple[Flag, MatchOutcome | None]] = []  # (a season-scale flag: no match's)
     for m in run.matches:
         if m.result is not None:
-            placed += [(f, m.target, m.also, m.match_id, m.lines, m.files) for f in m.result.flags]
+            placed += [(f, m) for f in m.result.flags]
     season = run.season.flags if run.season is not None else ()
-    placed += [(f, None, (), None, {}, {}) for f in season]
-    rules = (_rules((f for f, t, *_ in placed if t is not None), run.config)
+    placed += [(f, None) for f in season]
+    rules = (_rules((f for f, m in placed if m is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
@@ -623,13 +628,13 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
         {"level": "warning", "message": {"text": _sarif_text(f"season: {reason}")}}
         for reason in (run.season.not_screened if run.season is not None else ())
     ]
-    def result(f: Flag, t: str | None, also: tuple[str, ...], match_id: str | None,
-               lines: Mapping[Any, int], files: Mapping[str, str]) -> dict[str, Any]:
-        if t is not None:
-            return _result(f, t, run.config, index, None, also, match_id, lines, files_of=files)
+    def result(f: Flag, m: MatchOutcome | None) -> dict[str, Any]:
+        if m is not None:
+            return _result(f, m.target, run.config, index, None, m.also, m.match_id, m.lines, files_of=m.files,
+                           also_lines=m.also_lines)
         places = _season_places(f, run)
-        return _result(f, t, run.config, index, [file for file, _ in places], also, match_id, lines,
-                       [line for _, line in places])
+        return _result(f, None, run.config, index, [file for file, _ in places],
+                       season_lines=[line for _, line in places])
 
     results, limits, left_out = _within_limits([result(*p) for p in placed])
     notifications += limits
