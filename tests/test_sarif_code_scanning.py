@@ -107,14 +107,14 @@ def test_every_location_has_a_region(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.chdir(tmp_path)
     doc = _sarif(["screen", "fed/m_0123456789ab.jsonl", "copy/m_0123456789ab.jsonl"])
     (result,) = doc["runs"][0]["results"]
-    # the line of the flag's first evidence event (40), since it is read a record a line; the copy's from line 1
+    # the line of the flag's first evidence event (40), since it is read a record a line; the copy's too, in its file
     assert result["locations"] == [{
         "physicalLocation": {"artifactLocation": {"uri": "fed/m_0123456789ab.jsonl"}, "region": {"startLine": 19}},
         "logicalLocations": [{"name": agent, "kind": "member"} for agent in ("h", "a_1", "a_2", "a_4")],
     }]
     assert result["relatedLocations"] == [{
         "id": 1,
-        "physicalLocation": {"artifactLocation": {"uri": "copy/m_0123456789ab.jsonl"}, "region": {"startLine": 1}},
+        "physicalLocation": {"artifactLocation": {"uri": "copy/m_0123456789ab.jsonl"}, "region": {"startLine": 19}},
         "message": {"text": "the same match as fed/m_0123456789ab.jsonl, screened once"},
     }]
     assert (result["ruleId"], result["ruleIndex"], result["level"]) == ("feeder/hub_and_spoke", 0, "error")
@@ -242,17 +242,23 @@ def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch
 
 def test_a_simulated_season_s_sarif_holds_to_what_code_scanning_takes(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Three simulated matches (a feeder, a ring, a thrown fight) screened as a season: every result under a rule
-    of the run, each rule once, each located in its match's file at the line of its first evidence event (a
-    season-wide one, in its first match's file at the line of the event it cites first there), and nothing code
-    scanning refuses."""
+    """Three simulated matches (a feeder, a ring, a thrown fight) and two honest ones with heavy noise screened as a
+    season: every result under a rule of the run, each rule once, each located in its match's file at the line of
+    its first evidence event (a season-wide one, in its first match's file at the line of the event it cites first
+    there, its other matches as related locations at theirs), and nothing code scanning refuses. The three alone
+    raised no season-wide flag, so the season-wide checks never ran: the two honest matches (gifts to the hungry,
+    beggars: feeds none of their own matches flags) make an operator a hub fed across both
+    (``season/feeder/hub_and_spoke``), and the test fails if no season-wide result is checked."""
     runner = CliRunner()
     season = tmp_path / "season"
-    for scenario in ("feeder", "ring", "thrown_fight"):
-        made = runner.invoke(main, ["simulate", "--scenario", scenario, "--seed", "1", "--out",
-                                    str(tmp_path / scenario)])
+    made_with = {"feeder": ["--scenario", "feeder", "--seed", "1"], "ring": ["--scenario", "ring", "--seed", "1"],
+                 "thrown_fight": ["--scenario", "thrown_fight", "--seed", "1"],
+                 **{f"honest{seed}": ["--scenario", "honest-noisy", "--noise", "heavy", "--seed", seed]
+                    for seed in ("7", "8")}}
+    for name, how in made_with.items():
+        made = runner.invoke(main, ["simulate", *how, "--out", str(tmp_path / name)])
         assert made.exit_code == 0, made.output
-        (stream,) = (tmp_path / scenario).glob("m_*.jsonl")
+        (stream,) = (tmp_path / name).glob("m_*.jsonl")
         season.mkdir(exist_ok=True)
         (season / stream.name).write_bytes(stream.read_bytes())
     monkeypatch.chdir(tmp_path)
@@ -261,21 +267,36 @@ def test_a_simulated_season_s_sarif_holds_to_what_code_scanning_takes(tmp_path: 
     assert code_scanning_problems(doc) == []
     (run,) = doc["runs"]
     rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
-    assert rules == sorted(set(rules)) and {r["ruleId"] for r in run["results"]} == set(rules)
+    # each rule once: a match's rules in order, then the season's (their own, ``season/…``) in order
+    assert rules == sorted(set(rules), key=lambda rule: (rule.startswith("season/"), rule))
+    assert {r["ruleId"] for r in run["results"]} == set(rules)
     assert {"feeder/hub_and_spoke", "ring/wash_ring", "thrown_fight/thrown_fight"} <= set(rules)
+
+    def event_at(physical: dict[str, Any]) -> Any:
+        """The id of the event on the location's line of its file."""
+        return json.loads((tmp_path / physical["artifactLocation"]["uri"]).read_text()
+                          .split("\n")[physical["region"]["startLine"] - 1])["id"]
+
+    season_wide = []
     for result in run["results"]:
         physical = result["locations"][0]["physicalLocation"]
         assert physical["artifactLocation"]["uri"] in files
         assert rules[result["ruleIndex"]] == result["ruleId"] and result["level"] in ("error", "warning")
-        line = physical["region"]["startLine"]
-        if result["ruleId"].startswith("season/"):  # the line holds the event it cites first in that match
-            stem = Path(physical["artifactLocation"]["uri"]).name.removesuffix(".jsonl")
-            cited = [int(e.rpartition("#")[2]) for e in result["properties"]["evidence"] if e.startswith(f"{stem}#")]
-            text = (tmp_path / physical["artifactLocation"]["uri"]).read_text().split("\n")[line - 1]
-            assert json.loads(text)["id"] == min(cited), result["ruleId"]
+        if result["ruleId"].startswith("season/"):  # each line holds the event it cites first in that match
+            season_wide.append(result)
+            places = [physical, *(r["physicalLocation"] for r in result.get("relatedLocations", []))]
+            for place in places:
+                assert place["artifactLocation"]["uri"] in files and place["region"]["startLine"] >= 1, place
+                stem = Path(place["artifactLocation"]["uri"]).name.removesuffix(".jsonl")
+                cited = [int(e.rpartition("#")[2]) for e in result["properties"]["evidence"]
+                         if e.startswith(f"{stem}#")]
+                assert event_at(place) == min(cited), (result["ruleId"], place)
         else:  # the line holds the first evidence event
-            text = (tmp_path / physical["artifactLocation"]["uri"]).read_text().split("\n")[line - 1]
-            assert json.loads(text)["id"] == result["properties"]["evidence"][0], result["ruleId"]
+            assert event_at(physical) == result["properties"]["evidence"][0], result["ruleId"]
+    # the season-wide branch ran: the honest matches' hub, in the first of them, the second as a related location
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+             [x["physicalLocation"]["artifactLocation"]["uri"] for x in r["relatedLocations"]]) for r in season_wide] \
+        == [("season/feeder/hub_and_spoke", "season/m_5e9a603e9111.jsonl", ["season/m_78789a148a98.jsonl"])]
 
 
 def test_hostile_account_names_are_data_in_sarif_and_plain_text_in_its_message(tmp_path: Path) -> None:

@@ -464,8 +464,8 @@ def test_cli_one_match_under_two_names_is_screened_once(runner: CliRunner, tmp_p
     assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == f"file://{first}"
     assert found["relatedLocations"] == [
         {"id": i, "message": {"text": f"the same match as {first}, screened once"},
-         "physicalLocation": {"artifactLocation": {"uri": f"file://{other}"}, "region": {"startLine": 1}}}
-        for i, other in enumerate((copy, bundle), 1)]
+         "physicalLocation": {"artifactLocation": {"uri": f"file://{other}"}, "region": {"startLine": line}}}
+        for i, (other, line) in enumerate(((copy, 19), (bundle, 1)), 1)]  # (the copy's event 40: its line 19)
 
 
 def test_cli_one_match_id_with_other_content_is_refused_naming_both(runner: CliRunner, tmp_path: Path) -> None:

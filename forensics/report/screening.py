@@ -179,6 +179,26 @@ class MatchOutcome:
     line of each flag's first evidence event (:func:`evidence_lines`), by event id: where SARIF places the flag,
     and the github format's ``line=``; asked for with ``screen_targets(..., lines=True)``, else empty.  A table of
     transfers read from a file (``screen-transfers``): the line of each flag's first evidence row, by its id."""
+    also_lines: Mapping[str, Mapping[Any, int]] = field(default_factory=dict, compare=False, hash=False)
+    """By each of :attr:`also` whose file holds a record a line, the line of each flag's first evidence event in that
+    file, looked up as :attr:`lines` are (:func:`evidence_lines`; its own line, for its blank lines and header may
+    differ): where SARIF places that name's related location; asked for with ``screen_targets(..., lines=True)``,
+    else empty."""
+    files: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+    """By :attr:`target` and each of :attr:`also`, the file its events were read from where that is not the name
+    itself: a match folder's events file (``m_…/events.jsonl`` or ``events.jsonl.gz``), set where the target is
+    read (:func:`_events_file`).  A name it does not hold is its file (a stream, a bundle, a table of transfers), or
+    no file (the demo, a server's match).  Where SARIF and the github format place a finding: in a file, not a
+    folder (:meth:`file_of`)."""
+
+    def file_of(self, name: str) -> str:
+        """The file a finding about ``name`` (:attr:`target`, or one of :attr:`also`) is placed in (:attr:`files`).
+
+        >>> folder = MatchOutcome("m_1", files={"m_1": "m_1/events.jsonl"})
+        >>> folder.file_of("m_1"), MatchOutcome("m_1.json").file_of("m_1.json")
+        ('m_1/events.jsonl', 'm_1.json')
+        """
+        return self.files.get(name, name)
 
 
 def name_text(name: str) -> str:
@@ -334,6 +354,15 @@ def evidence_lines(source: MatchSource, ids: Iterable[Any], *, in_order: bool) -
     return {eid: line for eid, line in found.items() if eid not in twice}
 
 
+def _events_file(source: MatchSource) -> dict[str, str]:
+    """``{name: file}`` for a match folder (``source.name``: the folder): the events file its records are read from
+    (``events.jsonl`` or ``events.jsonl.gz``, as the reader chose it when the folder was opened), which the events
+    of the evidence are in (:attr:`MatchOutcome.files`); empty for any other form (its name is its file, or no
+    file)."""
+    where = source.file_records
+    return {source.name: where.path} if source.form == "folder" and where is not None else {}
+
+
 def season_cited(flag: Any) -> dict[str, int]:
     """By match id, the lowest event id a season-scale flag's evidence cites in that match: ``m_1#5`` (a feed's
     event, written with its match) cites event 5 of ``m_1``; a bare id (a season outlier's: its flag names the
@@ -394,7 +423,7 @@ def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
     found = (evidence_lines(source, (f.evidence[0] for f in result.flags), in_order=not invalid)
              if lines and result.flags else {})
     return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, truncated=truncated,
-                        lines=found), graph
+                        lines=found, files=_events_file(source)), graph
 
 
 def _canonical(value: Any) -> bytes:
@@ -502,8 +531,15 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
             given, at = first[identity]
             outcome = _again(outcomes[at], given, source, digests, store=store, server=server, limits=limits)
             if outcome is None:  # the same match: the first's outcome names this target too
-                outcomes[at] = replace(outcomes[at], also=(*outcomes[at].also, source.name),
-                                       content=digests[given])
+                earlier = outcomes[at]
+                # the line of each flag's first evidence event in this file too (the same records: in order where
+                # the first's were), for its related location
+                found = (evidence_lines(source, (f.evidence[0] for f in earlier.result.flags if f.evidence),
+                                        in_order=not earlier.invalid_records)
+                         if lines and earlier.result is not None and earlier.result.flags else {})
+                outcomes[at] = replace(earlier, also=(*earlier.also, source.name), content=digests[given],
+                                       files={**earlier.files, **_events_file(source)},
+                                       also_lines={**earlier.also_lines, **({source.name: found} if found else {})})
                 if outcomes[at].result is not None:
                     again.append(f"{name_text(source.name)} is {source.match_id or 'the same file'} again (as "
                                  f"{name_text(outcomes[at].target)}): counted once in the season")

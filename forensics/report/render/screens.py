@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -122,13 +123,31 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
-_Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...], int | None, str | None]
-"""One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
-(None for the season's), the flag, (for a target not screened, or not whole) why, the other targets holding
-the same match (screened once, annotated at the first; the step summary names them in the target's column), and
-a flag's line in the target's file where it is known (:attr:`MatchOutcome.lines`, the line SARIF gives it),
-else None; and for a season-scale flag whose line is known, the file that line is in (the first match file it
-is about), else None."""
+@dataclass(frozen=True)
+class _Finding:
+    """One thing ``--format github`` annotates (and the step summary lists)."""
+
+    group: str
+    """Its group: ``flag``, ``unread``, ``review`` or ``partial`` (:data:`_GROUPS`)."""
+    target: str | None
+    """The target it is about; None for the season's."""
+    flag: Flag | None
+    """The flag; None for a target not screened, or not whole."""
+    reason: str = ""
+    """For a target not screened, or not whole (or the season not screened whole): why."""
+    also: tuple[str, ...] = ()
+    """The other targets holding the same match (screened once, annotated at the first; the step summary names
+    them in the target's column)."""
+    line: int | None = None
+    """A flag's line in the target's file where it is known (:attr:`MatchOutcome.lines`, the line SARIF gives it),
+    else None; for a season-scale flag, its line in :attr:`season_file`."""
+    season_file: str | None = None
+    """For a season-scale flag whose line is known, the file that line is in (the first match file it is about),
+    else None."""
+    file: str | None = None
+    """The file a finding about :attr:`target` is placed in (:meth:`MatchOutcome.file_of`: a match folder's events
+    file); None for the season's."""
+
 
 _GROUPS: dict[str, tuple[str, str]] = {
     "flag": ("flag", "flags"), "unread": ("target not screened", "targets not screened"),
@@ -144,12 +163,12 @@ def _group_counts(found: Iterable[_Finding]) -> dict[str, int]:
     """How many of ``found`` are in each group, every group named (0 included), in :data:`_GROUPS`' order: what
     the github format's closing notice and the step summary's first line count.
 
-    >>> _group_counts([("flag", "a", None, ""), ("partial", "a", None, "x"), ("flag", None, None, "")])
+    >>> _group_counts([_Finding("flag", "a", None), _Finding("partial", "a", None, "x"), _Finding("flag", None, None)])
     {'flag': 2, 'unread': 0, 'review': 0, 'partial': 1}
     """
     counts = dict.fromkeys(_GROUPS, 0)
-    for group, *_ in found:
-        counts[group] += 1
+    for finding in found:
+        counts[finding.group] += 1
     return counts
 
 
@@ -168,40 +187,45 @@ def _findings(run: ScreenRun) -> list[_Finding]:
     groups: dict[str, list[_Finding]] = {g: [] for g in _GROUPS}
     for m in run.matches:
         if m.result is None:
-            groups["unread"].append(("unread", m.target, None, _unread(m), (), None, None))
+            groups["unread"].append(_Finding("unread", m.target, None, _unread(m)))
             continue
         for f in m.result.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, m.target, f, "", m.also, m.lines.get(f.evidence[0]) if f.evidence else None,
-                                  None))
+            groups[group].append(_Finding(group, m.target, f, also=m.also,
+                                          line=m.lines.get(f.evidence[0]) if f.evidence else None,
+                                          file=m.file_of(m.target)))
         # a verdict that does not cover the whole match says why
-        groups["partial"] += [("partial", m.target, None, reason, m.also, None, None) for reason in m.result.not_screened]
+        groups["partial"] += [_Finding("partial", m.target, None, reason, m.also, file=m.file_of(m.target))
+                              for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
             # at the line SARIF gives it, in the first match file it is about, where that line is known
             places = _season_places(f, run)[:1]
             place = places[0] if places and places[0][1] is not None else None
-            groups[group].append((group, None, f, "", (), place[1] if place else None, place[0] if place else None))
+            groups[group].append(_Finding(group, None, f, line=place[1] if place else None,
+                                          season_file=place[0] if place else None))
         # a season-scale check left unfinished (a search out of steps) says so, as a match's part does
-        groups["partial"] += [("partial", None, None, reason, (), None, None) for reason in run.season.not_screened]
+        groups["partial"] += [_Finding("partial", None, None, reason) for reason in run.season.not_screened]
     return [finding for group in groups.values() for finding in group]
 
 
-def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, also: tuple[str, ...] = (),
-                line: int | None = None, season_file: str | None = None) -> str:
-    """One workflow command.  ``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for
-    a target not screened; a ``file=season`` would name a file of the repository that is not there, or one that
-    is), unless its line in a match file it is about is known (``season_file``: the file, ``line`` the line, as
-    SARIF places it).  ``line``: a flag's line in the target's file (its first evidence event's), given as
-    ``line=`` where known, as SARIF places the flag; none where not (the annotation is then at the file)."""
+def _annotation(finding: _Finding) -> str:
+    """One workflow command for ``finding``.  Its ``target`` None: a season-scale flag, which no one file holds (no
+    ``file=``, as for a target not screened; a ``file=season`` would name a file of the repository that is not
+    there, or one that is), unless its line in a match file it is about is known (``season_file``: the file,
+    ``line`` the line, as SARIF places it).  Its ``line``: a flag's line in the target's file (its first evidence
+    event's), given as ``line=`` where known, as SARIF places the flag; none where not (the annotation is then at
+    the file)."""
+    group, target, flag, reason, also = finding.group, finding.target, finding.flag, finding.reason, finding.also
+    line, season_file = finding.line, finding.season_file
     if flag is None:
         if group == "unread":
             return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
         if target is None:  # the season's: no one file holds it
             return f"::warning title=daishi-forensics season not screened whole::{github_escape(reason)}"
         same = f"; the same match: {', '.join(also)}" if also else ""
-        return (f"::warning file={github_escape(_artifact(target), True)},title=daishi-forensics not screened "
+        return (f"::warning file={github_escape(finding.file or target, True)},title=daishi-forensics not screened "
                 f"whole::{github_escape(reason + same)}")
     kind = "error" if flag.level == "flag" else "warning"
     title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
@@ -211,8 +235,8 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
     message += f" Events: {_evidence(flag)}."
     if also:
         message += f" The same match: {', '.join(also)} (screened once)."
-    placed = target if target is not None else season_file if line is not None else None
-    where = f"file={github_escape(_artifact(placed), True)}," if placed is not None else ""
+    placed = (finding.file or target) if target is not None else season_file if line is not None else None
+    where = f"file={github_escape(placed, True)}," if placed is not None else ""
     if where and line is not None:
         where += f"line={line},"
     return f"::{kind} {where}title={title}::{github_escape(message)}"
@@ -232,7 +256,7 @@ def render_github(run: ScreenRun) -> str:
     has more than GitHub shows, a ``::notice`` after them says how many of each there are in all, so
     none is hidden without a word.  The verdict line comes last."""
     found = _findings(run)
-    out = [_annotation(*finding) for finding in found]
+    out = [_annotation(finding) for finding in found]
     counts = _group_counts(found)
     if max(sum(counts[g] for g in groups) for groups in _LEVELS.values()) > GITHUB_SHOWN:
         said = _annotation_count(counts)
@@ -257,15 +281,16 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
     if not found:
         return "\n".join(out) + "\n\n"
     rows: list[list[Any]] = []
-    for group, target, flag, reason, also, *_ in found:
+    for finding in found:
+        target, flag, also = finding.target, finding.flag, finding.also
         # a file's name as it is: a run of spaces or a space at either end written out, where a cell would
         # collapse or trim it and so name another file
         where = ((shown_name(target) + (f" (the same match: {', '.join(map(shown_name, also))})" if also else ""))
                  if target is not None else "season")
         if flag is None:
-            rows.append(["error" if group == "unread" else "warning",
-                         "not screened" if group == "unread" else "not screened whole", where, None, None, reason,
-                         None])
+            unread = finding.group == "unread"
+            rows.append(["error" if unread else "warning", "not screened" if unread else "not screened whole", where,
+                         None, None, finding.reason, None])
         else:
             rows.append([flag.level, f"{flag.screen}/{flag.kind}", where, list(map(str, flag.agents)),
                          _significance(flag), flag.explanation, _evidence(flag)])
@@ -426,31 +451,17 @@ def _uri(target: str) -> str:
     return "file://" + encoded if outside else encoded
 
 
-def _artifact(target: str) -> str:
-    """The file a finding about ``target`` is placed in: the target itself, or for a match folder its events
-    file (``m_…/events.jsonl`` or ``events.jsonl.gz``, as the reader takes them), which the evidence's event ids
-    are in: code scanning and workflow annotations place a finding in a file, not a folder.
-
-    >>> _artifact("m_demo"), _artifact("no/such/m_0123456789ab")
-    ('m_demo', 'no/such/m_0123456789ab')
-    """
-    if os.path.isdir(target):
-        for name in ("events.jsonl", "events.jsonl.gz"):
-            if os.path.isfile(os.path.join(target, name)):
-                return os.path.join(target.rstrip("/") or "/", name)
-    return target
-
-
-def _physical(target: str, line: int = 1) -> dict[str, Any]:
-    """A SARIF physical location: the target's file (:func:`_artifact`), and as its region ``line`` (code scanning
-    takes no location without ``region.startLine``, 1 or more): the line of the flag's first evidence event where
-    the file holds a record a line (:attr:`MatchOutcome.lines`), else the file's first line (a flag is about a
-    match, not a line of it).
+def _physical(file: str, line: int = 1) -> dict[str, Any]:
+    """A SARIF physical location: ``file`` (the target's file, :meth:`MatchOutcome.file_of`: a match folder's events
+    file, which the events of the evidence are in: code scanning places a finding in a file, not a folder), and as
+    its region ``line`` (code scanning takes no location without ``region.startLine``, 1 or more): the line of the
+    flag's first evidence event where the file holds a record a line (:attr:`MatchOutcome.lines`), else the file's
+    first line (a flag is about a match, not a line of it).
 
     >>> _physical("m_demo"), _physical("m_1.jsonl", 12)["region"]
     ({'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}, {'startLine': 12})
     """
-    return {"artifactLocation": {"uri": _uri(_artifact(target))}, "region": {"startLine": line}}
+    return {"artifactLocation": {"uri": _uri(file)}, "region": {"startLine": line}}
 
 
 def _sarif_text(text: str) -> str:
@@ -483,9 +494,10 @@ def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> lis
 
 
 def _season_places(flag: Flag, run: ScreenRun) -> list[tuple[str, int | None]]:
-    """Each file a season-scale flag is about (:func:`_season_files`, in order), with the line of the event its
-    evidence cites first in that file's match (:func:`~daishi_forensics.report.screening.season_cited`), where the
-    file holds a record a line and that line was looked up (:attr:`MatchOutcome.lines`), else None."""
+    """Each file a season-scale flag is about (:func:`_season_files`, in order; a match folder's events file,
+    :meth:`MatchOutcome.file_of`), with the line of the event its evidence cites first in that file's match
+    (:func:`~daishi_forensics.report.screening.season_cited`), where the file holds a record a line and that line
+    was looked up (:attr:`MatchOutcome.lines`), else None."""
     screened = [m for m in run.matches if m.result is not None]
     targets = {m.match_id: m.target for m in screened if m.match_id is not None}
     of = {m.target: m for m in screened}
@@ -494,7 +506,8 @@ def _season_places(flag: Flag, run: ScreenRun) -> list[tuple[str, int | None]]:
     for file in _season_files(flag, targets, screened[0].target if screened else None):
         m = of.get(file)
         eid = cited.get(m.match_id) if m is not None and m.match_id is not None else None
-        places.append((file, m.lines.get(eid) if m is not None and eid is not None else None))
+        places.append((m.file_of(file) if m is not None else file,
+                       m.lines.get(eid) if m is not None and eid is not None else None))
     return places
 
 
@@ -511,7 +524,8 @@ def _file_name(target: str) -> str:
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
             season_files: list[str] | None = None, also: tuple[str, ...] = (),
             match_id: str | None = None, lines: Mapping[Any, int] | None = None,
-            season_lines: list[int | None] | None = None) -> dict[str, Any]:
+            season_lines: list[int | None] | None = None, files_of: Mapping[str, str] | None = None,
+            also_lines: Mapping[str, Mapping[Any, int]] | None = None) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
     ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
     the other targets holding the match (screened once), as related locations.  The fingerprint names the
@@ -519,10 +533,16 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     the same fingerprint however its file was named (relative, absolute, through a link, another form);
     a target without a match id (a table of transfers) by its file's name, not the path to it.  ``lines``: the
     target's line of each flag's first evidence event where its file has one (:attr:`MatchOutcome.lines`), the
-    result's line (the related locations: line 1).  ``season_lines``: a season-scale flag's line in each of
-    ``season_files`` (:func:`_season_places`), line 1 where None."""
-    files = [target, *also] if target is not None else list(season_files or ())
-    at = ([(lines or {}).get(flag.evidence[0], 1) if flag.evidence else 1] + [1] * len(also) if target is not None
+    result's line; ``also_lines``: each of ``also``'s own (:attr:`MatchOutcome.also_lines`), its related location's
+    line (line 1 where it has none).  ``season_lines``: a season-scale flag's line in each of
+    ``season_files`` (:func:`_season_places`), line 1 where None.  ``files_of``: the file of ``target`` and of each of
+    ``also`` where it is not the name (:attr:`MatchOutcome.files`: a match folder's events file); ``season_files``
+    are files already."""
+    names = [target, *also] if target is not None else list(season_files or ())
+    files = [(files_of or {}).get(name, name) for name in names]
+    at = ([(lines or {}).get(flag.evidence[0], 1) if flag.evidence else 1]
+          + [(also_lines or {}).get(name, {}).get(flag.evidence[0], 1) if flag.evidence else 1 for name in also]
+          if target is not None
           else [line or 1 for line in (season_lines or ())] + [1] * (len(files) - len(season_lines or ())))
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
@@ -581,18 +601,19 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
     A match's result is placed at the line of its flag's first evidence event where the match's file holds a
     record a line and the line was looked up (:attr:`MatchOutcome.lines`; a table of transfers: its first
-    evidence row's), every other location at the file's
-    first line (:func:`_physical`); past the results code scanning shows or
+    evidence row's), the other files holding the match (related locations) at that event's line in each
+    (:attr:`MatchOutcome.also_lines`), every other location at the file's first line (:func:`_physical`); past the
+    results code scanning shows or
     takes in a run, a warning notification says so (:func:`_within_limits`).  ``command`` (``screen``,
     ``screen-transfers``) and ``category`` (``--sarif-category``) make the run's ``automationDetails.id``
     (:func:`automation_id`)."""
-    placed: list[tuple[Flag, str | None, tuple[str, ...], str | None, Mapping[Any, int]]] = []
+    placed: list[tuple[Flag, MatchOutcome | None]] = []  # (a season-scale flag: no match's)
     for m in run.matches:
         if m.result is not None:
-            placed += [(f, m.target, m.also, m.match_id, m.lines) for f in m.result.flags]
+            placed += [(f, m) for f in m.result.flags]
     season = run.season.flags if run.season is not None else ()
-    placed += [(f, None, (), None, {}) for f in season]
-    rules = (_rules((f for f, t, *_ in placed if t is not None), run.config)
+    placed += [(f, None) for f in season]
+    rules = (_rules((f for f, m in placed if m is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
@@ -607,13 +628,13 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
         {"level": "warning", "message": {"text": _sarif_text(f"season: {reason}")}}
         for reason in (run.season.not_screened if run.season is not None else ())
     ]
-    def result(f: Flag, t: str | None, also: tuple[str, ...], match_id: str | None,
-               lines: Mapping[Any, int]) -> dict[str, Any]:
-        if t is not None:
-            return _result(f, t, run.config, index, None, also, match_id, lines)
+    def result(f: Flag, m: MatchOutcome | None) -> dict[str, Any]:
+        if m is not None:
+            return _result(f, m.target, run.config, index, None, m.also, m.match_id, m.lines, files_of=m.files,
+                           also_lines=m.also_lines)
         places = _season_places(f, run)
-        return _result(f, t, run.config, index, [file for file, _ in places], also, match_id, lines,
-                       [line for _, line in places])
+        return _result(f, None, run.config, index, [file for file, _ in places],
+                       season_lines=[line for _, line in places])
 
     results, limits, left_out = _within_limits([result(*p) for p in placed])
     notifications += limits
