@@ -100,6 +100,7 @@ from typing import Any
 
 from daishi_forensics.economy.contact import hearers
 from daishi_forensics.economy.ledger import TradeId
+from daishi_forensics.economy.witnesses import AGGRESSIVE_TYPES
 from daishi_forensics.replay import Event, RecordLog, World
 
 from ._promise_store import BetrayalStore, VerdictStore
@@ -147,7 +148,6 @@ MAX_ITEMS = 256
 """The extractor learns items from the log's trades until its vocabulary holds this many."""
 
 _SUPERSEDING = frozenset({"trade", "accept", "no_attack", "meet"})
-_AGGRESSIVE = frozenset({"attack", "raid", "theft"})
 _NEEDS_ADDRESSEE = frozenset({"give", "trade", "accept", "no_attack"})
 
 
@@ -598,7 +598,7 @@ class PromisePass:
             "trade_cancelled": self._cancelled,
             "trade_completed": self._trade,
             "move": self._moved,
-            **{typ: self._aggression for typ in _AGGRESSIVE},
+            **{typ: self._aggression for typ in AGGRESSIVE_TYPES},
             "agent_died": self._gone,
             "agent_dormant": self._gone,
             "agent_registered": self._placed,
