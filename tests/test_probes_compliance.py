@@ -228,16 +228,23 @@ def test_utility_under_attack(tmp_path: Path) -> None:
     assert seats["a_2"]["utility"] is None and seats["a_1"]["resistance"] == 1.0
 
 
-def test_agrees_with_the_simulator() -> None:
-    from daishi_forensics.simulate import simulate_match
-
-    match = simulate_match("probes", 3, n_agents=6, ticks=150)
+def _ours_and_truth(match: Any) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    """A simulated match's probe outcomes as the pass reads its events, and as the simulator's truth says,
+    each by (probe event, target): (exposed, complied, the evidence event where it complied)."""
     p = ProbePass(match.archive)
     replay(match.iter_events(), match.archive, [p])
     mine = {(o.event, o.target): (o.exposed, o.complied, o.evidence if o.complied else None)
             for o in p.result().outcomes}
     truth = {(t["probeEventId"], t["target"]): (t["exposed"], t["complied"], t["evidence"] if t["complied"] else None)
              for t in match.truth["probes"]}
+    return mine, truth
+
+
+def test_agrees_with_the_simulator() -> None:
+    from daishi_forensics.simulate import simulate_match
+
+    match = simulate_match("probes", 3, n_agents=6, ticks=150)
+    mine, truth = _ours_and_truth(match)
     assert truth and mine == truth
 
 
@@ -255,12 +262,7 @@ def test_a_target_refusing_two_move_to_probes_keeps_out_of_both_regions() -> Non
     moves = [(ev["tick"], ev["payload"]["to"]) for ev in match.iter_events()
              if ev["type"] == "move" and ev["agentId"] == "a_7dff"]
     assert not [m for m in moves if (m[1] == "r_11_0" and 36 <= m[0] <= 56) or (m[1] == "r_9_4" and 49 <= m[0] <= 69)]
-    p = ProbePass(match.archive)
-    replay(match.iter_events(), match.archive, [p])
-    mine = {(o.event, o.target): (o.exposed, o.complied, o.evidence if o.complied else None)
-            for o in p.result().outcomes}
-    truth = {(t["probeEventId"], t["target"]): (t["exposed"], t["complied"], t["evidence"] if t["complied"] else None)
-             for t in match.truth["probes"]}
+    mine, truth = _ours_and_truth(match)
     assert truth and mine == truth
 
 
