@@ -33,8 +33,9 @@ generated before it) is played only at other sizes, one setting changed at a tim
 and 32 player seats; 150 and 600 ticks; a 6 x 6 and a 20 x 20 map), at every noise level, and prints per setting
 and level the honest matches not ``clear`` and ``flag`` (Wilson 95%; every level pooled too), what raised the
 ones not clear and their seeds, and the planted kinds' recall and precision as for the other splits.  One
-simulated and replayed match costs 0.05 to 0.5 s (the 32-seat ones the dearest), so the defaults (200 honest
-matches per setting and level, 8 planted seeds per kind) run in about a quarter of an hour on two workers; 200 is
+simulated and replayed match costs 0.04 to 0.5 s (the 32-seat ones the dearest), so the defaults (200 honest
+matches per setting and level, 8 planted seeds per kind: 6,720 matches) take about ten minutes on two idle
+workers (6,160 matches, 4 planted seeds a kind, took 15 minutes on one worker of a shared machine); 200 is
 the fewest with which a setting and level with no alarm has its interval's top under the 2% target (and the 800
 of a setting's four levels pooled, with no flag, under the 0.5% flag target).
 
