@@ -1,6 +1,7 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
     python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5] [--workers N] [--tune-noise none,medium]
+    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--workers N]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
 says which split it comes from.
@@ -25,6 +26,18 @@ ring and off-price work of configuration 2.11.0 and first run once its rules wer
 the fresh3 split had its second look; ``fresh5`` (seeds 60001..., every noise level) was added
 once the round-trip ring rule of configuration 2.12.0 was final, and first run then (the README
 records how many looks each split has had).
+
+The settings sweep (``--sweep``, run alone).  Every split above is played at the simulator's defaults (8
+player seats, 300 ticks, a 12 x 12 map).  ``sweep`` (honest seeds from 71001, planted seeds from 70001, never
+generated before it) is played only at other sizes, one setting changed at a time (:data:`SCREEN_SWEEPS`: 4, 16
+and 32 player seats; 150 and 600 ticks; a 6 x 6 and a 20 x 20 map), at every noise level, and prints per setting
+and level the honest matches not ``clear`` and ``flag`` (Wilson 95%; every level pooled too), what raised the
+ones not clear and their seeds, and the planted kinds' recall and precision as for the other splits.  One
+simulated and replayed match costs 0.04 to 0.5 s (the 32-seat ones the dearest), so the defaults (200 honest
+matches per setting and level, 8 planted seeds per kind: 6,720 matches) take about ten minutes on two idle
+workers (6,160 matches, 4 planted seeds a kind, took 15 minutes on one worker of a shared machine); 200 is
+the fewest with which a setting and level with no alarm has its interval's top under the 2% target (and the 800
+of a setting's four levels pooled, with no flag, under the 0.5% flag target).
 
 Printed, each measured in this one run:
 
@@ -75,8 +88,27 @@ KINDS = ("feeder", "ring", "cartel", "off_price", "thrown_fight")
 NOISE = ("none", "light", "medium", "heavy")
 TUNED_NOISE = ("none", "medium")
 """The noise levels the screens' choices were made on (tune split only)."""
-SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001, "fresh4": 50001, "fresh5": 60001}
-"""First seed of each split."""
+SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001, "fresh4": 50001, "fresh5": 60001,
+          "sweep": 70001}
+"""First seed of each split (planted matches from it, honest ones from 1,000 past it).  ``sweep`` is played only
+at the settings of :data:`SCREEN_SWEEPS` (``--sweep``), never at the simulator's defaults."""
+SCREEN_SWEEPS: tuple[tuple[str, dict[str, int]], ...] = (
+    ("4 player seats", {"n_agents": 4}),
+    ("16 player seats", {"n_agents": 16}),
+    ("32 player seats", {"n_agents": 32}),
+    ("150 ticks", {"ticks": 150}),
+    ("600 ticks", {"ticks": 600}),
+    ("a 6 x 6 map", {"width": 6, "height": 6}),
+    ("a 20 x 20 map", {"width": 20, "height": 20}),
+)
+"""The settings sweep's match sizes, each changing one of the simulator's defaults (8 player seats, 300 ticks, a
+12 x 12 map): half, twice and four times the seats, half and twice the ticks, a quarter and nearly three times
+the regions.  The screens' nulls are built from the match itself, so their clean-match rates should not depend
+on its size; the default splits measure them at the defaults only."""
+SWEEP_MAX_SEEDS = 1000
+"""The sweep's planted seeds per kind stay below its honest ones (``SPLITS["sweep"] + 1000``)."""
+SWEEP_MAX_CLEAN = 9000
+"""The sweep's honest seeds stay below the next 10,000 (80001), where no split starts."""
 NOMINAL = (0.005, 0.01, 0.02, 0.05, 0.1)
 """Configured false-alarm rates of the calibration curve."""
 
@@ -110,16 +142,20 @@ def planted_pairs(p: dict[str, Any]) -> set[tuple[str, str]]:
     return {_pair(x, y) for i, x in enumerate(a) for y in a[i + 1:]}
 
 
-def simulate(job: tuple[str, str, int, str]) -> tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]:
-    """One simulated match: its transfer graph (the screens' passes only) and truth."""
+def simulate(job: tuple[str, str, int, str] | tuple[str, str, int, str, str],
+             ) -> tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]:
+    """One simulated match: its transfer graph (the screens' passes only) and truth.  A job of the
+    settings sweep names its settings fifth (a name of :data:`SCREEN_SWEEPS`); every other job is
+    played at the simulator's defaults."""
     from daishi_forensics.read.boundary import read_match
     from daishi_forensics.read.sources import open_match
     from daishi_forensics.report.passes import analyze
     from daishi_forensics.report.screening import SCREEN_PASSES, match_graph
     from daishi_forensics.simulate import simulate_match, write_match
 
-    split, kind, seed, noise = job
-    match = simulate_match(kind, seed, noise=noise)
+    split, kind, seed, noise = job[0], job[1], job[2], job[3]
+    settings = dict(SCREEN_SWEEPS)[job[4]] if len(job) == 5 else {}
+    match = simulate_match(kind, seed, noise=noise, **settings)
     with tempfile.TemporaryDirectory() as tmp:
         path = write_match(match, Path(tmp))
         graph = match_graph(analyze(read_match(open_match(str(path))), only=SCREEN_PASSES))
@@ -540,6 +576,123 @@ def jobs(split: str, seeds: int, clean: int, tune_levels: tuple[str, ...] = TUNE
     return out
 
 
+def sweep_settings(settings: dict[str, int]) -> str:
+    """The simulator's settings a sweep match is played with, in words: ``settings`` over
+    :func:`~daishi_forensics.simulate.simulate_match`'s defaults, read from its signature.
+
+    >>> sweep_settings({})
+    '8 player seats, 300 ticks, a 12 x 12 map'
+    >>> sweep_settings({"width": 6, "height": 6})
+    '8 player seats, 300 ticks, a 6 x 6 map'
+    """
+    import inspect
+
+    from daishi_forensics.simulate import simulate_match
+
+    given = {k: p.default for k, p in inspect.signature(simulate_match).parameters.items()
+             if p.default is not inspect.Parameter.empty} | settings
+    return f"{given['n_agents']} player seats, {given['ticks']} ticks, a {given['width']} x {given['height']} map"
+
+
+def sweep_seeds(seeds: int, clean: int) -> tuple[range, range]:
+    """The sweep split's planted seeds (per kind) and honest seeds, the same at every setting and noise level.
+
+    >>> sweep_seeds(8, 200)
+    (range(70001, 70009), range(71001, 71201))
+    """
+    if not 0 <= seeds <= SWEEP_MAX_SEEDS or not 0 <= clean <= SWEEP_MAX_CLEAN:
+        raise ValueError(f"the sweep holds at most {SWEEP_MAX_SEEDS} planted seeds a kind and "
+                         f"{SWEEP_MAX_CLEAN} honest seeds")
+    first = SPLITS["sweep"]
+    return range(first, first + seeds), range(first + 1000, first + 1000 + clean)
+
+
+def _span(seeds: range) -> str:
+    """``seeds 71001-71200``, ``seed 70001`` or ``no seeds``."""
+    if not seeds:
+        return "no seeds"
+    return f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}-{seeds[-1]}"
+
+
+def sweep_jobs(seeds: int, clean: int, levels: tuple[str, ...]) -> list[tuple[str, str, int, str, str]]:
+    """The settings sweep's jobs for :func:`simulate`: at each setting of :data:`SCREEN_SWEEPS` and noise
+    level, ``clean`` honest matches and ``seeds`` matches of each planted kind (:func:`sweep_seeds`)."""
+    planted, honest = sweep_seeds(seeds, clean)
+    out = [("sweep", k, s, noise, name) for name, _ in SCREEN_SWEEPS for noise in levels for k in KINDS
+           for s in planted]
+    out += [("sweep", "clean", s, noise, name) for name, _ in SCREEN_SWEEPS for noise in levels for s in honest]
+    return out
+
+
+def sweep_clean(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str],
+                honest: range) -> None:
+    """Honest matches of the sweep (``names[i]`` the setting of ``rows[i]``): at each setting and noise level,
+    and every level pooled, the share not ``clear`` and ``flag`` with Wilson intervals, what raised the matches
+    not clear (screen/kind: matches) and their seeds."""
+    from daishi_forensics.screens import load_config, screen_graph
+
+    config = load_config()
+    print(f"\n== split sweep: honest matches (clean, with noise) at settings outside the defaults, at the shipped "
+          f"rate {config.false_alarm_rate:g} ({_span(honest)} at every setting and level) ==")
+    print("  setting                                    noise    matches   not clear [Wilson 95%]          "
+          "flag [Wilson 95%]               how chosen")
+    notes: list[str] = []
+    for name, settings in SCREEN_SWEEPS:
+        said = sweep_settings(settings)
+        verdicts: Counter[str] = Counter()
+        levels = [level for level in NOISE
+                  if any(r[1] == "clean" and r[3] == level and n == name for r, n in zip(rows, names))]
+        for level in levels:
+            mine = [r for r, n in zip(rows, names) if r[1] == "clean" and r[3] == level and n == name]
+            here: Counter[str] = Counter()
+            raised: Counter[str] = Counter()
+            odd = []
+            for r in mine:
+                result = screen_graph(r[4], config)
+                here[result.verdict] += 1
+                if result.verdict != "clear":
+                    raised.update({f"{f.screen}/{f.kind}" for f in result.flags})
+                    odd.append(f"{r[2]} ({result.verdict})")
+            verdicts.update(here)
+            n = len(mine)
+            print(f"  {said:42s} {level:8s} {n:5d}     {rate_ci(n - here['clear'], n)}   "
+                  f"{rate_ci(here['flag'], n)}   held out")
+            if odd:
+                shown = ", ".join(f"{k}: {c}" for k, c in sorted(raised.items()))
+                notes.append(f"  {said:42s} {level:8s} raised by {shown}; seeds {', '.join(odd)}")
+        n = sum(verdicts.values())
+        if len(levels) > 1:
+            print(f"  {said:42s} {'pooled':8s} {n:5d}     {rate_ci(n - verdicts['clear'], n)}   "
+                  f"{rate_ci(verdicts['flag'], n)}   held out")
+    print("  what raised the matches not clear (screen/kind: matches), and their seeds:")
+    for note in notes or ["  nothing: every honest match clear"]:
+        print(note)
+
+
+def run_sweep(args: argparse.Namespace) -> None:
+    """The settings sweep (``--sweep``): simulated on the ``sweep`` split with :func:`simulate` and the
+    worker pool, then the honest matches' rates (:func:`sweep_clean`) and the planted kinds' recall and
+    precision at each setting (:func:`detection`, the split named with the setting)."""
+    levels = tuple(level for level in NOISE if level in args.sweep_noise.split(","))
+    planted, honest = sweep_seeds(args.sweep_seeds, args.sweep_clean)
+    todo = sweep_jobs(args.sweep_seeds, args.sweep_clean, levels)
+    started = time.perf_counter()
+    with Pool(args.workers) as pool:
+        rows = pool.map(simulate, todo, chunksize=2)
+    names = [job[4] for job in todo]
+    print(f"simulated and replayed {len(rows)} matches of the sweep split in {time.perf_counter() - started:.0f} s "
+          f"({args.workers} workers): at each of {len(SCREEN_SWEEPS)} settings and noise levels "
+          f"{', '.join(levels)}, honest {_span(honest)}, planted {_span(planted)} a kind")
+    sweep_clean(rows, names, honest)
+    if planted:
+        for name, settings in SCREEN_SWEEPS:
+            label = f"sweep ({sweep_settings(settings)}; {_span(planted)} a kind and level)"
+            detection([(label, *r[1:]) for r, n in zip(rows, names) if n == name and r[1] in KINDS], label)
+    print(f"\n(sweep: honest seeds from {SPLITS['sweep'] + 1000} and planted seeds from {SPLITS['sweep']}, played "
+          f"only at the settings above (each one of the defaults of 8 player seats, 300 ticks and a 12 x 12 map "
+          f"changed), never generated before this sweep; first run once its code was final; intervals: Wilson 95%)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=12, help="seeds per planted kind and noise level (default 12)")
@@ -564,8 +717,25 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None,
                         help="keep the simulated graphs in this folder and reuse them (the simulator changes, the "
                              "cache does not notice)")
+    parser.add_argument("--sweep", action="store_true",
+                        help="run only the settings sweep: the sweep split (honest seeds from 71001, planted from "
+                             "70001) at 4, 16 and 32 player seats, 150 and 600 ticks, a 6 x 6 and a 20 x 20 map, "
+                             "one setting changed at a time")
+    parser.add_argument("--sweep-clean", type=int, default=200,
+                        help="honest matches per setting and noise level of the sweep (default 200: with none "
+                             "alarmed, the interval's top is under the 2%% target)")
+    parser.add_argument("--sweep-seeds", type=int, default=8,
+                        help="seeds per planted kind, setting and noise level of the sweep (default 8; 0: none)")
+    parser.add_argument("--sweep-noise", default=",".join(NOISE),
+                        help="noise levels of the sweep (default none,light,medium,heavy)")
     args = parser.parse_args()
     sys.setrecursionlimit(10_000)
+    if args.sweep:
+        if not 0 <= args.sweep_seeds <= SWEEP_MAX_SEEDS or not 0 <= args.sweep_clean <= SWEEP_MAX_CLEAN:
+            parser.error(f"--sweep-seeds must be from 0 to {SWEEP_MAX_SEEDS} and --sweep-clean from 0 to "
+                         f"{SWEEP_MAX_CLEAN} (the sweep split's seeds)")
+        run_sweep(args)
+        return
     splits = ("tune", "report") if args.split == "both" else (args.split,)
     tune_levels = tuple(level for level in NOISE if level in args.tune_noise.split(","))
     todo = [j for s in splits for j in jobs(s, args.seeds, args.clean, tune_levels)]

@@ -1,0 +1,86 @@
+"""The collusion screens benchmark's settings sweep (bench/screens.py --sweep): its seeds share none with any
+other split's, and the settings it plays are exactly those it prints.
+
+The screens' clean-match rates were measured at the simulator's default match size only (8 player seats, 300
+ticks, a 12 x 12 map); the sweep measures them at other sizes on seeds no split ever generated."""
+
+from __future__ import annotations
+
+import doctest
+
+from .benchkit import load_bench
+
+bench = load_bench("screens")
+
+
+def test_the_sweep_seeds_share_none_with_any_other_split() -> None:
+    assert bench.SPLITS == {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001,
+                            "fresh4": 50001, "fresh5": 60001, "sweep": 70001}
+    planted, honest = bench.sweep_seeds(8, 200)
+    assert (planted, honest) == (range(70001, 70009), range(71001, 71201))
+    widest = bench.sweep_seeds(bench.SWEEP_MAX_SEEDS, bench.SWEEP_MAX_CLEAN)
+    assert widest == (range(70001, 71001), range(71001, 80001))
+    firsts = sorted(bench.SPLITS.values())
+    for split, first in bench.SPLITS.items():
+        if split == "sweep":
+            continue
+        # each other split's seeds, planted and honest, lie between its first seed and the next split's
+        block = range(first, firsts[firsts.index(first) + 1])
+        assert block.stop <= 70001, split
+        assert not set(block) & (set(widest[0]) | set(widest[1])), split
+        # and so do the seeds its jobs draw at the largest sizes any run used (80 planted seeds, 200 honest)
+        assert {job[2] for job in bench.jobs(split, 80, 200, bench.NOISE)} <= set(block), split
+
+
+def test_the_sweep_jobs_hold_exactly_its_seeds_settings_and_levels() -> None:
+    jobs = bench.sweep_jobs(2, 3, ("none", "heavy"))
+    names = [name for name, _ in bench.SCREEN_SWEEPS]
+    assert len(jobs) == len(names) * 2 * (len(bench.KINDS) * 2 + 3)
+    assert {j[0] for j in jobs} == {"sweep"}
+    assert {j[2] for j in jobs if j[1] == "clean"} == {71001, 71002, 71003}
+    assert {j[2] for j in jobs if j[1] != "clean"} == {70001, 70002}
+    assert {j[1] for j in jobs if j[1] != "clean"} == set(bench.KINDS)
+    assert {j[3] for j in jobs} == {"none", "heavy"}
+    assert [j[4] for j in jobs if j[1] == "clean" and j[3] == "none" and j[2] == 71001] == names
+
+
+def test_the_settings_table_holds_exactly_the_settings_printed() -> None:
+    assert bench.SCREEN_SWEEPS == (
+        ("4 player seats", {"n_agents": 4}),
+        ("16 player seats", {"n_agents": 16}),
+        ("32 player seats", {"n_agents": 32}),
+        ("150 ticks", {"ticks": 150}),
+        ("600 ticks", {"ticks": 600}),
+        ("a 6 x 6 map", {"width": 6, "height": 6}),
+        ("a 20 x 20 map", {"width": 20, "height": 20}),
+    )
+    assert [bench.sweep_settings(s) for _name, s in bench.SCREEN_SWEEPS] == [
+        "4 player seats, 300 ticks, a 12 x 12 map",
+        "16 player seats, 300 ticks, a 12 x 12 map",
+        "32 player seats, 300 ticks, a 12 x 12 map",
+        "8 player seats, 150 ticks, a 12 x 12 map",
+        "8 player seats, 600 ticks, a 12 x 12 map",
+        "8 player seats, 300 ticks, a 6 x 6 map",
+        "8 player seats, 300 ticks, a 20 x 20 map",
+    ]
+    # each setting changes one of the defaults (a map's width and height together), and says so by its name
+    for name, settings in bench.SCREEN_SWEEPS:
+        assert name in bench.sweep_settings(settings), name
+        assert bench.sweep_settings(settings) != bench.sweep_settings({}), name
+
+
+def test_the_docstring_examples() -> None:
+    runner = doctest.DocTestRunner()
+    for test in doctest.DocTestFinder().find(bench.sweep_settings) + doctest.DocTestFinder().find(bench.sweep_seeds):
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert runner.summarize(verbose=False).attempted == 3
+
+
+def test_a_sweep_past_its_seeds_is_refused() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="at most 1000 planted seeds a kind and 9000 honest seeds"):
+        bench.sweep_seeds(1001, 1)
+    with pytest.raises(ValueError):
+        bench.sweep_seeds(1, 9001)
