@@ -1,0 +1,163 @@
+"""Every command example the README shows runs as written and exits with the code its text gives.
+
+The examples are the `daishi-forensics ...` commands of the README's `bash` and `yaml` code blocks
+(a line, or the part of a `run:` line after `&&`; a trailing `# comment` is no part of it). Each is
+listed in ``EXAMPLES`` with its exit code, or with the reason it is not run here (it needs a server
+or a scheduler). A new example in the README fails ``test_every_readme_example_is_listed`` until it is
+listed, so no example goes unrun. They run through click's CliRunner in a folder holding the inputs
+the examples assume the user has (``exports/``, ``matches/``, a table of transfers...), made with the
+simulator; a placeholder the README writes for the user's own (``m_a``, ``M1``) is given a real one.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+import shlex
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def fenced(text: str) -> list[tuple[str, str]]:
+    """The fenced code blocks of a Markdown text: (language, body)."""
+    return [(lang, body) for lang, body in re.findall(r"^```(\w*)\n(.*?)^```", text, re.M | re.S)]
+
+
+def block_commands(text: str) -> list[str]:
+    """The `daishi-forensics ...` commands of the text's bash and yaml code blocks, as written."""
+    found: list[str] = []
+    for lang, body in fenced(text):
+        if lang not in ("bash", "yaml"):
+            continue
+        for line in body.replace("\\\n", " ").splitlines():
+            line = line.strip()
+            if line.startswith("- run:"):
+                line = line[len("- run:"):].strip()
+            for part in line.split(" && "):
+                part = re.sub(r"\s+#\s.*$", "", part.strip())
+                if part.startswith("daishi-forensics "):
+                    found.append(" ".join(part.split()))
+    return found
+
+
+#: Each README example: the exit code it gives on the inputs below, or why it is not run here.
+EXAMPLES: dict[str, int | str] = {
+    "daishi-forensics --exit-zero behavior m_demo": 0,  # the demo is planted with collusion: 1, made 0
+    "daishi-forensics validate exports/": 0,
+    "daishi-forensics validate --format github m_*.jsonl.gz": 0,
+    "daishi-forensics validate --format json --strict m_aa6f85fab659.json": 0,
+    "daishi-forensics validate --format github exports/": 0,
+    "daishi-forensics behavior m_demo": 1,  # "so `behavior m_demo` finds something and exits 1"
+    "daishi-forensics behavior m_demo --agent Tarn -o tarn.html": 1,
+    "daishi-forensics behavior m_demo --format json > report.json": 1,
+    "daishi-forensics --exit-zero screen --season exports/2026-09 --sarif-category 2026-09 -o s09.sarif": 0,
+    "daishi-forensics --exit-zero screen --season exports/2026-10 --sarif-category 2026-10 -o s10.sarif": 0,
+    "daishi-forensics --exit-zero screen-transfers exports/tx.csv -o tx.sarif": 0,
+    "daishi-forensics screen-transfers transactions.csv --from SENDER_ACCOUNT_ID --to RECEIVER_ACCOUNT_ID "
+    "--value TX_AMOUNT --tick TIMESTAMP --id TX_ID --format json > verdict.json": 0,
+    "daishi-forensics compare m_a m_b": 0,  # "a comparison describes, so it exits 0"
+    "daishi-forensics compare season-31/ --by model --models M1 M2": 0,
+    "daishi-forensics compare runs-m1/ runs-m2/ --by model -o cmp.html": 0,
+    "daishi-forensics simulate study --out /tmp/studies": 0,
+    "daishi-forensics study audit /tmp/studies/paired-fixed": 0,  # "reads each of them as all `same`"
+    "daishi-forensics study audit https://daishi.ai/u/ada/studies/s_12 --json":
+        "needs a Daishi server serving that study (tests/test_study_server.py runs one on loopback)",
+    "daishi-forensics study audit --trials trials.csv --seats seats.csv --page study.json": 0,
+    "daishi-forensics season screen matches/ --out out/season-48": 0,  # honest matches: every one clear
+    "daishi-forensics season behavior matches/ --out out/reports -j 2 --quiet": 0,
+    "daishi-forensics season screen matches/ --out out/s48 --cluster tcp://scheduler:8786":
+        "needs a Dask scheduler at that address (tests/test_season_cluster.py runs a LocalCluster)",
+}
+
+
+def test_every_readme_example_is_listed() -> None:
+    """An example added to (or changed in) the README is run by this file only once it is listed."""
+    shown = block_commands(README)
+    assert len(shown) == len(set(shown)), shown
+    assert set(shown) == set(EXAMPLES), (sorted(set(shown) - set(EXAMPLES)), sorted(set(EXAMPLES) - set(shown)))
+
+
+def _simulate(out: Path, *args: str) -> Path:
+    result = CliRunner().invoke(main, ["simulate", "--ticks", "60", "--agents", "4", "-q", "--out", str(out), *args])
+    assert result.exit_code == 0, result.output
+    return Path(result.stdout.strip())
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A folder with what the README's examples assume the user has, and the placeholders' values."""
+    home = tmp_path_factory.mktemp("examples")
+    sims = home / ".sims"
+    honest = [_simulate(sims / f"c{seed}", "--seed", str(seed), "--form", "stream-gz") for seed in (1, 2, 3)]
+    folder = _simulate(sims / "f", "--seed", "4", "--form", "folder")
+    bundle = _simulate(sims / "b", "--seed", "5", "--form", "bundle")
+    for where in ("exports", "matches", "season-31"):
+        (home / where).mkdir()
+        for match in (*honest, folder):
+            (shutil.copytree if match.is_dir() else shutil.copy)(match, home / where / match.name)
+    for where, matches in (("exports/2026-09", honest[:2]), ("exports/2026-10", honest[2:]),
+                           ("runs-m1", honest[:2]), ("runs-m2", [honest[2], folder]), (".", honest)):
+        (home / where).mkdir(exist_ok=True)
+        for match in matches:
+            (shutil.copytree if match.is_dir() else shutil.copy)(match, home / where / match.name)
+    # the README's own match id, m_aa6f85fab659: a simulated bundle given that id
+    (home / "m_aa6f85fab659.json").write_text(bundle.read_text().replace(bundle.name[:-5], "m_aa6f85fab659"))
+    rows = [(f"a{i % 9}", f"a{(i * 7 + 1) % 9 if (i * 7 + 1) % 9 != i % 9 else (i + 1) % 9}", 10 + i * 3 % 41, i)
+            for i in range(120)]
+    (home / "exports" / "tx.csv").write_text("from,to,value,tick\n" + "".join(f"{a},{b},{v},{t}\n" for a, b, v, t in rows))
+    (home / "transactions.csv").write_text(
+        "TX_ID,SENDER_ACCOUNT_ID,RECEIVER_ACCOUNT_ID,TX_TYPE,TX_AMOUNT,TIMESTAMP,IS_FRAUD,ALERT_ID\n"
+        + "".join(f"{n},{a[1:]},{b[1:]},TRANSFER,{v}.25,{t // 4},False,-1\n" for n, (a, b, v, t) in enumerate(rows)))
+    studies = home / ".studies"
+    assert CliRunner().invoke(main, ["simulate", "study", "--out", str(studies)]).exit_code == 0
+    for name in ("trials.csv", "seats.csv", "study.json"):
+        shutil.copy(studies / "paired-fixed" / name, home / name)
+    archive = json.loads((folder / "archive.json").read_text())
+    models = sorted({seat["model"]["model"] for seat in archive["agents"] if seat.get("role") == "player"})
+    places = {"m_a": honest[0].name.split(".")[0], "m_b": honest[1].name.split(".")[0], "M1": models[0],
+              "M2": models[1], "/tmp/studies": str(home / "studies")}
+    yield home, places
+
+
+def run(command: str, places: dict[str, str]) -> tuple[int, str]:
+    """Run one example as a shell would: placeholders given values, globs expanded, `> FILE` written."""
+    words = shlex.split(command)
+    assert words[0] == "daishi-forensics"
+    into = None
+    if ">" in words:
+        words, into = words[:words.index(">")], words[words.index(">") + 1]
+    args: list[str] = []
+    for word in words[1:]:
+        word = places.get(word, word)
+        for key, value in places.items():
+            if key.startswith("/") and word.startswith(key + "/"):
+                word = value + word[len(key):]
+        args.extend(sorted(glob.glob(word)) or [word] if "*" in word else [word])
+    result = CliRunner().invoke(main, args)
+    if into is not None:
+        Path(into).write_text(result.stdout, encoding="utf-8")
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("command", list(EXAMPLES))
+def test_a_readme_example_runs_as_written(command: str, workspace: tuple[Path, dict[str, str]],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = EXAMPLES[command]
+    if isinstance(expected, str):
+        pytest.skip(expected)
+    home, places = workspace
+    monkeypatch.chdir(home)
+    if "study audit /tmp/studies" in command and not Path(places["/tmp/studies"]).exists():
+        assert run("daishi-forensics simulate study --out /tmp/studies", places)[0] == 0
+    code, output = run(command, places)
+    assert code == expected, output
