@@ -76,7 +76,7 @@ EXAMPLES: dict[str, int | str] = {
     "daishi-forensics season screen matches/ --out out/season-48": 0,  # honest matches: every one clear
     "daishi-forensics season behavior matches/ --out out/reports -j 2 --quiet": 0,
     "daishi-forensics season screen matches/ --out out/s48 --cluster tcp://scheduler:8786":
-        "needs a Dask scheduler at that address (tests/test_season_cluster.py runs a LocalCluster)",
+        "needs a Dask scheduler at that address (tests/test_season.py runs one, a LocalCluster)",
 }
 
 
@@ -85,6 +85,17 @@ def test_every_readme_example_is_listed() -> None:
     shown = block_commands(README)
     assert len(shown) == len(set(shown)), shown
     assert set(shown) == set(EXAMPLES), (sorted(set(shown) - set(EXAMPLES)), sorted(set(EXAMPLES) - set(shown)))
+
+
+def test_no_example_installs_the_tool_from_pypi_by_its_name() -> None:
+    """The README's GitHub Actions step ran `pip install daishi-forensics && daishi-forensics validate
+    --format github exports/`: the tool is not published on PyPI, so the step stopped at pip (exit 1,
+    no matching distribution) and never validated; it installs from the repository now, as the
+    pre-commit hook does."""
+    docs = [README, *(path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md")))]
+    for text in docs:
+        for _, body in fenced(text):
+            assert not re.search(r"pip install (-\S+ )*['\"]?daishi-forensics\b(?!@|\.git)", body), body
 
 
 def _simulate(out: Path, *args: str) -> Path:
