@@ -141,6 +141,21 @@ def test_every_readme_example_is_listed() -> None:
     assert set(shown) == set(EXAMPLES), (sorted(set(shown) - set(EXAMPLES)), sorted(set(EXAMPLES) - set(shown)))
 
 
+def test_an_example_that_needs_a_server_says_so() -> None:
+    """`study audit https://daishi.ai/u/ada/studies/s_12 --json` and `season screen ... --cluster
+    tcp://scheduler:8786` were shown bare among examples that run anywhere; where no such server or
+    scheduler answers they exit 2 ("no answer after 4 attempts", "no Dask scheduler answered"). The
+    README's lines (and `study audit --help`'s) now say what they need."""
+    lines = [line for _, body in fenced(README) for line in body.splitlines()]
+    for command, listed in EXAMPLES.items():
+        if isinstance(listed, str):
+            line = next(line for line in lines if " ".join(line.split()).startswith(command))
+            need = "scheduler" if "--cluster" in command else "server"
+            assert need in line.split("  # ", 1)[1], line
+    shown = CliRunner().invoke(main, ["study", "audit", "--help"], terminal_width=120).output
+    assert "studies/s_12 --json  # fetched from that server" in shown, shown
+
+
 def test_no_example_installs_the_tool_from_pypi_by_its_name() -> None:
     """The README's GitHub Actions step ran `pip install daishi-forensics && daishi-forensics validate
     --format github exports/`: the tool is not published on PyPI, so the step stopped at pip (exit 1,
