@@ -257,3 +257,36 @@ def test_a_readme_inline_command_runs(span: str, workspace: tuple[Path, dict[str
     monkeypatch.chdir(home)
     code, output = run(command, places)
     assert code == expected, output
+
+
+def test_the_season_help_examples_give_each_job_a_folder_of_its_own(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """`season screen --help` showed `season screen ranked/ --out season-31/ --quiet` and `season behavior
+    --help` `season behavior exports/ --out season-31/`: run one after the other, the behavior season
+    replaced every result of the screen season in season-31/ (its matches/ and summary.json), without a
+    word. The behavior example now writes to reports/, as `season --help` has it, and says why."""
+    import click
+
+    def examples(name: str) -> dict[str, str]:
+        ctx = click.Context(main)
+        command = main
+        for word in name.split():
+            assert isinstance(command, click.Group)
+            found = command.get_command(ctx, word)
+            assert found is not None
+            command = found
+        text = " ".join((command.help or "").split())
+        return {job: out for job, out in re.findall(r"`daishi-forensics season (\w+) \S+ --out (\S+?)/?[ `]", text)}
+
+    outs: dict[str, set[str]] = {}
+    for name in ("season", "season screen", "season behavior"):
+        for job, out in examples(name).items():
+            outs.setdefault(job, set()).add(out)
+    assert outs == {"screen": {"season-31"}, "behavior": {"reports"}}, outs
+    # what the help says of one folder for both jobs
+    match = _simulate(tmp_path / "sim", "--seed", "1")
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["season", "screen", str(match), "--out", "same", "-q"]).exit_code == 0
+    screened = json.loads((tmp_path / "same" / "summary.json").read_text())
+    assert CliRunner().invoke(main, ["season", "behavior", str(match), "--out", "same", "-q"]).exit_code == 0
+    assert json.loads((tmp_path / "same" / "summary.json").read_text())["job"] != screened["job"]
