@@ -141,6 +141,16 @@ def test_every_readme_example_is_listed() -> None:
     assert set(shown) == set(EXAMPLES), (sorted(set(shown) - set(EXAMPLES)), sorted(set(EXAMPLES) - set(shown)))
 
 
+def test_the_repository_examples_pin_no_tag_the_repository_lacks() -> None:
+    """The pre-commit example pinned `rev: v0.1.0`: the repository has no tags, so pre-commit stopped
+    at fetching that rev (its install fails; nothing validated), and so would pip on `...@v0.1.0`. The
+    examples now take `<commit>` (a commit or tag of the user's copy), placeholders as `<you>` is."""
+    for lang, body in fenced(README):
+        if lang == "yaml" and "daishi-forensics" in body:
+            assert all(re.fullmatch(r"<\w+>", rev) for rev in re.findall(r"^\s*rev: (\S+)", body, re.M)), body
+            assert all(re.fullmatch(r"<\w+>", pin) for pin in re.findall(r"/daishi-forensics@([^'\s]+)", body)), body
+
+
 def test_an_example_that_needs_a_server_says_so() -> None:
     """`study audit https://daishi.ai/u/ada/studies/s_12 --json` and `season screen ... --cluster
     tcp://scheduler:8786` were shown bare among examples that run anywhere; where no such server or
