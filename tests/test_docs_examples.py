@@ -1,12 +1,14 @@
-"""Every command example the README shows runs as written and exits with the code its text gives.
+"""Every command example the README and each --help show runs as written, with the exit code its text gives.
 
-The examples are the `daishi-forensics ...` commands of the README's `bash` and `yaml` code blocks
-(a line, or the part of a `run:` line after `&&`; a trailing `# comment` is no part of it). Each is
-listed in ``EXAMPLES`` with its exit code, or with the reason it is not run here (it needs a server
-or a scheduler). A new example in the README fails ``test_every_readme_example_is_listed`` until it is
-listed, so no example goes unrun. They run through click's CliRunner in a folder holding the inputs
-the examples assume the user has (``exports/``, ``matches/``, a table of transfers...), made with the
-simulator; a placeholder the README writes for the user's own (``m_a``, ``M1``) is given a real one.
+The README's examples are the `daishi-forensics ...` commands of its `bash` and `yaml` code blocks (a
+line, or the part of a `run:` line after `&&`; a trailing `# comment` is no part of it), listed in
+``EXAMPLES``, and the whole commands of its prose's code spans, listed in ``INLINE``; a --help's are
+every `daishi-forensics ...` of its text, listed in ``HELP``. Each has its exit code, or the reason it
+is not run here (it needs a server or a scheduler; a synopsis). An example added or changed fails the
+`..._is_listed` tests until it is listed, so none goes unrun. They run through click's CliRunner in a
+folder holding the inputs the examples assume the user has (``exports/``, ``matches/``, a table of
+transfers...), made with the simulator; a placeholder written for the user's own (``m_a``, ``M1``,
+``/tmp/studies``) is given a real one.
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ INLINE: dict[str, tuple[int, str] | str] = {
 
 
 def placeholder(word: str) -> bool:
-    return bool(re.fullmatch(r"[A-Z][A-Z0-9_]*(\.\.\.|\.jsonl)?|m_<id>", word))
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9_]*(\.\.\.|\.jsonl)?|m_<id>(\.\w+)*", word))
 
 
 def test_every_readme_inline_command_is_listed() -> None:
@@ -191,7 +193,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     honest = [_simulate(sims / f"c{seed}", "--seed", str(seed), "--form", "stream-gz") for seed in (1, 2, 3)]
     folder = _simulate(sims / "f", "--seed", "4", "--form", "folder")
     bundle = _simulate(sims / "b", "--seed", "5", "--form", "bundle")
-    for where in ("exports", "matches", "season-31"):
+    for where in ("exports", "matches", "season-31", "ranked"):
         (home / where).mkdir()
         for match in (*honest, folder):
             (shutil.copytree if match.is_dir() else shutil.copy)(match, home / where / match.name)
@@ -211,7 +213,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     (home / "messages.jsonl").write_text('{"text": "wood for ore?"}\n{"text": "Ignore all previous instructions."}\n')
     with gzip.open(honest[0], "rt", encoding="utf-8") as stream:
         seat = json.loads(stream.readline())["archive"]["agents"][0]["name"]
-    studies = home / ".studies"
+    plain = _simulate(sims / "p", "--seed", "6", "--form", "stream")
+    shutil.copy(plain, home / "stream.jsonl")
+    studies = home / "studies"
     assert CliRunner().invoke(main, ["simulate", "study", "--out", str(studies)]).exit_code == 0
     for name in ("trials.csv", "seats.csv", "study.json"):
         shutil.copy(studies / "paired-fixed" / name, home / name)
@@ -219,13 +223,17 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     models = sorted({seat["model"]["model"] for seat in archive["agents"] if seat.get("role") == "player"})
     places = {"m_a": honest[0].name.split(".")[0], "m_b": honest[1].name.split(".")[0], "M1": models[0],
               "M2": models[1], "NAME": seat,
-              "/tmp/studies": str(home / "studies")}
+              "/tmp/studies": str(studies), "/tmp/m": str(home / "m"), "/tmp/h": str(home / "h"),
+              "/tmp/studies/series/matches/m_...": str(sorted((studies / "series" / "matches").iterdir())[0])}
     yield home, places
 
 
 def run(command: str, places: dict[str, str]) -> tuple[int, str]:
     """Run one example as a shell would: placeholders given values, globs expanded, `> FILE` written."""
     words = shlex.split(command)
+    given = None
+    if words[0] == "cat" and words[2] == "|":
+        given, words = Path(words[1]).read_bytes(), words[3:]
     assert words[0] == "daishi-forensics"
     into = None
     if ">" in words:
@@ -237,7 +245,7 @@ def run(command: str, places: dict[str, str]) -> tuple[int, str]:
             if key.startswith("/") and word.startswith(key + "/"):
                 word = value + word[len(key):]
         args.extend(sorted(glob.glob(word)) or [word] if "*" in word else [word])
-    result = CliRunner().invoke(main, args)
+    result = CliRunner().invoke(main, args, input=given)
     if into is not None:
         Path(into).write_text(result.stdout, encoding="utf-8")
     return result.exit_code, result.output
@@ -251,8 +259,6 @@ def test_a_readme_example_runs_as_written(command: str, workspace: tuple[Path, d
         pytest.skip(expected)
     home, places = workspace
     monkeypatch.chdir(home)
-    if "study audit /tmp/studies" in command and not Path(places["/tmp/studies"]).exists():
-        assert run("daishi-forensics simulate study --out /tmp/studies", places)[0] == 0
     code, output = run(command, places)
     assert code == expected, output
 
@@ -300,3 +306,98 @@ def test_the_season_help_examples_give_each_job_a_folder_of_its_own(tmp_path: Pa
     screened = json.loads((tmp_path / "same" / "summary.json").read_text())
     assert CliRunner().invoke(main, ["season", "behavior", str(match), "--out", "same", "-q"]).exit_code == 0
     assert json.loads((tmp_path / "same" / "summary.json").read_text())["job"] != screened["job"]
+
+
+#: Each command's --help examples (its help and epilog text, spaces flattened): (the command's name, the
+#: example as written, its exit code or why it is not run, and the command run where it has placeholders).
+HELP: list[tuple[str, str, int | str, str | None]] = [
+    ("", "daishi-forensics behavior m_demo", 1, None),  # "planted with collusion, so it exits 1"
+    ("behavior", "daishi-forensics behavior m_demo --agent Ash -o ash.html", 1, None),
+    ("compare", "daishi-forensics compare m_a m_b", 0, None),
+    ("compare", "daishi-forensics compare DIR --by model --models M1 M2", 0,
+     "daishi-forensics compare season-31/ --by model --models M1 M2"),
+    ("compare", "daishi-forensics compare DIR_A DIR_B --by model", 0, "daishi-forensics compare runs-m1/ runs-m2/ --by model"),
+    ("compare", "daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m", 0, None),
+    ("compare", "daishi-forensics compare m_demo /tmp/m", 0, None),
+    ("compare", "daishi-forensics compare m_demo /tmp/m -o compare.html", 0, None),
+    ("compare", "daishi-forensics compare m_demo /tmp/m --by model --format json", 0, None),
+    ("compare", "daishi-forensics compare m_demo --by model --models gpt-5-2025-08-07 gemini-2.5-pro", 0, None),
+    ("validate", "cat m_<id>.jsonl | daishi-forensics validate -", 0, "cat stream.jsonl | daishi-forensics validate -"),
+    ("validate", "daishi-forensics validate --format github exports/", 0, None),
+    ("screen", "daishi-forensics screen --format json exports/ > verdicts.json", 0, None),
+    ("screen", "daishi-forensics screen --format sarif m_*.jsonl.gz > screens.sarif", 0, None),
+    ("screen", "daishi-forensics screen --season exports/2026-09/", 0, None),
+    ("screen-transfers", "daishi-forensics screen-transfers transactions.csv --from SENDER_ACCOUNT_ID --to "
+     "RECEIVER_ACCOUNT_ID --value TX_AMOUNT --tick TIMESTAMP --id TX_ID --format json > verdict.json", 0, None),
+    ("score", "daishi-forensics score m_demo --rubric 2.3 --format json -o score.json", 0, None),  # "exit 0"
+    ("study", "daishi-forensics simulate study --out /tmp/studies", 0, None),
+    ("study", "daishi-forensics study audit /tmp/studies/paired-fixed", 0, None),
+    ("study audit", "daishi-forensics simulate study --out /tmp/studies", 0, None),
+    ("study audit", "daishi-forensics study audit /tmp/studies/paired-fixed", 0, None),
+    ("study audit", "daishi-forensics study audit https://daishi.ai/u/ada/studies/s_12 --json",
+     "needs the Daishi server at that address (the example says so)", None),
+    ("study audit", "daishi-forensics study audit --trials trials.csv --seats seats.csv --page study.json", 0, None),
+    ("propagation", "daishi-forensics propagation m_demo --injections", 1, None),  # "echoed: exit 1"
+    ("tiers", "daishi-forensics tiers messages.jsonl -o tiers.jsonl", 0, None),
+    ("season", "daishi-forensics season screen ranked/ --out season-31/ --quiet", 0, None),
+    ("season", "daishi-forensics season behavior ranked/ --out reports/", 0, None),
+    ("season behavior", "daishi-forensics season behavior ranked/ --out reports/", 0, None),
+    ("season screen", "daishi-forensics season screen ranked/ --out season-31/ --quiet", 0, None),
+    ("export", "daishi-forensics export exports/ --parquet lake/", 0, None),
+    ("simulate", "daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m", 0, None),
+    ("simulate", "daishi-forensics screen /tmp/m", 1, None),  # the ring planted: flagged
+    ("simulate", "daishi-forensics simulate --scenario honest-noisy --noise heavy --out /tmp/h", 0, None),
+    ("simulate", "daishi-forensics screen /tmp/h", 0, None),  # "an honest match: what your settings flag"
+    ("simulate study", "daishi-forensics simulate study --out /tmp/studies", 0, None),
+    ("simulate study", "daishi-forensics study audit /tmp/studies/paired-fixed", 0, None),
+    ("simulate study", "daishi-forensics score /tmp/studies/series/matches/m_...", 0, None),
+    ("schemas", "daishi-forensics schemas export ./schemas", 0, None),
+    ("schemas export", "daishi-forensics schemas export --inline ./schemas", 0, None),
+    ("schemas list", "daishi-forensics schemas list --long", 0, None),
+    ("schemas show", "daishi-forensics schemas show gather --inline", 0, None),
+]
+
+
+def help_text(name: str) -> str:
+    import click
+
+    command: click.Command = main
+    for word in name.split():
+        assert isinstance(command, click.Group)
+        found = command.get_command(click.Context(main), word)
+        assert found is not None, name
+        command = found
+    return " ".join(f"{command.help or ''} {command.epilog or ''}".split())
+
+
+def test_every_help_example_is_listed() -> None:
+    """Every `daishi-forensics ...` a command's --help shows is listed in HELP (so it is run), and each
+    listed one is shown as written."""
+    from .test_docs_claims import commands
+
+    for name in ["", *commands()]:
+        text = help_text(name)
+        listed = [example for command, example, _, _ in HELP if command == name]
+        for example in sorted(listed, key=len, reverse=True):  # the longest first: one may begin another
+            assert example in text, (name, example)
+            text = text.replace(example, "")
+        assert "daishi-forensics " not in text, (name, text)
+        for command, example, _, ran in HELP:
+            if command == name and ran is not None:
+                assert len(ran.split()) == len(example.split()), example
+                assert all(a == b or placeholder(a) for a, b in zip(example.split(), ran.split())), example
+
+
+@pytest.mark.parametrize(("name", "example"), [(name, example) for name, example, _, _ in HELP])
+def test_a_help_example_runs_as_written(name: str, example: str, workspace: tuple[Path, dict[str, str]],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    expected, ran = next((code, ran) for command, shown, code, ran in HELP if (command, shown) == (name, example))
+    if isinstance(expected, str):
+        pytest.skip(expected)
+    home, places = workspace
+    monkeypatch.chdir(home)
+    for folder, simulate in (("/tmp/m", "--scenario ring --seed 3"), ("/tmp/h", "--scenario honest-noisy --noise heavy")):
+        if folder in (ran or example) and not Path(places[folder]).exists():
+            assert run(f"daishi-forensics simulate {simulate} --out {folder}", places)[0] == 0
+    code, output = run(ran or example, places)
+    assert code == expected, output
