@@ -21,6 +21,7 @@ import shlex
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -401,3 +402,22 @@ def test_a_help_example_runs_as_written(name: str, example: str, workspace: tupl
             assert run(f"daishi-forensics simulate {simulate} --out {folder}", places)[0] == 0
     code, output = run(ran or example, places)
     assert code == expected, output
+
+
+def test_the_readme_python_examples_run() -> None:
+    """The README's python code blocks run as written, given what their text says the user has (`G`, a
+    networkx.MultiDiGraph of transfers, one edge per transfer with value, tick and event), and give what
+    their comments name (the verdict, flags with p_value, p_adjusted, null and tests, the testing)."""
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    for tick, spoke in enumerate(["s1"] * 12 + ["s2"] * 12):  # two spokes feeding a hub (the screens' doctest)
+        graph.add_edge(spoke, "hub", value=10.0, tick=tick, event=100 + tick, kind="gift")
+    blocks = [body for lang, body in fenced(README) if lang == "python"]
+    assert blocks
+    for body in blocks:
+        scope: dict[str, Any] = {"G": graph}
+        exec(compile(body, "README.md", "exec"), scope)  # noqa: S102 (the README's own example)
+        result = scope["result"]
+        assert result.verdict == "flag" and result.flags and isinstance(result.testing, dict)
+        assert all(hasattr(flag, name) for flag in result.flags for name in ("p_value", "p_adjusted", "null", "tests"))
