@@ -221,7 +221,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     for name in ("trials.csv", "seats.csv", "study.json"):
         shutil.copy(studies / "paired-fixed" / name, home / name)
     archive = json.loads((folder / "archive.json").read_text())
-    models = sorted({seat["model"]["model"] for seat in archive["agents"] if seat.get("role") == "player"})
+    models = sorted({agent["model"]["model"] for agent in archive["agents"] if agent.get("role") == "player"})
     places = {"m_a": honest[0].name.split(".")[0], "m_b": honest[1].name.split(".")[0], "M1": models[0],
               "M2": models[1], "NAME": seat,
               "/tmp/studies": str(studies), "/tmp/m": str(home / "m"), "/tmp/h": str(home / "h"),
