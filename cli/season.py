@@ -257,7 +257,8 @@ def season_behavior(targets: tuple[str, ...], out_dir: Path, workers: int | None
     """The behavior report of every match (findings: what the report lists as findings, or a
     screens verdict of review/flag).
 
-    Example: `daishi-forensics season behavior exports/ --out season-31/`.
+    Example: `daishi-forensics season behavior ranked/ --out reports/`: a folder of its own, not
+    `season screen`'s (a season of one job into the other's folder replaces its results).
     """
     _run("behavior", targets, out_dir, workers, cluster, redo, verify, quiet, _input(store, server))
 

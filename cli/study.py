@@ -74,7 +74,7 @@ def audit(target: str | None, server: str | None, trials: Path | None, seats: Pa
     Examples:
       daishi-forensics simulate study --out /tmp/studies
       daishi-forensics study audit /tmp/studies/paired-fixed
-      daishi-forensics study audit https://daishi.ai/u/ada/studies/s_12 --json
+      daishi-forensics study audit https://daishi.ai/u/ada/studies/s_12 --json  # fetched from that server
       daishi-forensics study audit --trials trials.csv --seats seats.csv --page study.json
     """
     from daishi_forensics.read.sources import redact_url
