@@ -104,6 +104,9 @@ def season() -> None:
     are no longer among the inputs (removed, or renamed) are moved to
     OUTDIR/.stale/matches/ and their resume keys removed, so matches/ holds this
     season's results only; summary.json lists them as stale, with a warning.
+    OUTDIR holding the other command's season (season screen's results, and now
+    season behavior, or the reverse) is refused before anything is written (exit
+    74): give each command its own --out.
     When no target holds a match (every one a folder holding none), the season
     still runs, with none: summary.json lists each folder as unreadable (exit
     code 3, every count 0, no match verdict) and the results of an earlier run
@@ -258,7 +261,7 @@ def season_behavior(targets: tuple[str, ...], out_dir: Path, workers: int | None
     screens verdict of review/flag).
 
     Example: `daishi-forensics season behavior ranked/ --out reports/`: a folder of its own, not
-    `season screen`'s (a season of one job into the other's folder replaces its results).
+    `season screen`'s (a season of one job into the other's folder is refused, exit 74).
     """
     _run("behavior", targets, out_dir, workers, cluster, redo, verify, quiet, _input(store, server))
 

@@ -305,8 +305,9 @@ def test_the_season_help_examples_give_each_job_a_folder_of_its_own(tmp_path: Pa
     monkeypatch.chdir(tmp_path)
     assert CliRunner().invoke(main, ["season", "screen", str(match), "--out", "same", "-q"]).exit_code == 0
     screened = json.loads((tmp_path / "same" / "summary.json").read_text())
-    assert CliRunner().invoke(main, ["season", "behavior", str(match), "--out", "same", "-q"]).exit_code == 0
-    assert json.loads((tmp_path / "same" / "summary.json").read_text())["job"] != screened["job"]
+    # (that replaced the screen season's results, exit 0; the other job's folder is now refused, untouched)
+    assert CliRunner().invoke(main, ["season", "behavior", str(match), "--out", "same", "-q"]).exit_code == 74
+    assert json.loads((tmp_path / "same" / "summary.json").read_text()) == screened
 
 
 #: Each command's --help examples (its help and epilog text, spaces flattened): (the command's name, the

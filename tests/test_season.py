@@ -503,3 +503,38 @@ def test_an_empty_folder_among_targets_is_listed_in_the_summary(tmp_path: Path) 
     failed = run_season([str(good)], Job("crash", _crash, lambda options: "1"), tmp_path / "o3", empty_folders=[str(empty)])
     assert failed.exit_code == exitcodes.INTERNAL
     assert [row["status"] for row in failed.summary["unreadable"]] == ["unreadable", "failed"]
+
+
+def test_a_season_into_a_folder_holding_the_other_command_s_season_is_refused(tmp_path: Path) -> None:
+    """``season behavior`` into the folder of a ``season screen`` run replaced its results without a word (exit
+    0; summary.json then held behavior results where a cron job looked for the screen's verdicts).  Now the
+    other command's folder is refused before anything is written (exit 74), by its summary or, for a run
+    stopped before its summary, by a resume key; the same command resumes as before."""
+    import shutil
+
+    from daishi_forensics.batch.season import job_written
+    from daishi_forensics.simulate import simulate_to_dir
+
+    runner = CliRunner()
+    source = tmp_path / "in"
+    source.mkdir()
+    simulate_to_dir("clean", 3, 3, source, "stream", target_events=3000)
+    out = tmp_path / "out"
+    first = runner.invoke(main, ["season", "screen", str(source), "--out", str(out), "--quiet"])
+    assert first.exit_code == 0, first.output
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert job_written(out) == "screen"
+    again = runner.invoke(main, ["season", "behavior", str(source), "--out", str(out)])
+    assert again.exit_code == 74
+    assert again.stderr.endswith(f"daishi-forensics: error: {out}: this folder holds a `season screen` run's results; "
+                                 "a `season behavior` run would replace them: give each command its own --out, or "
+                                 "remove the folder first\n")
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert runner.invoke(main, ["season", "screen", str(source), "--out", str(out), "--quiet"]).exit_code == 0
+    (out / "summary.json").unlink()  # a run stopped before its summary: its resume keys say whose it is
+    assert job_written(out) == "screen"
+    assert runner.invoke(main, ["season", "behavior", str(source), "--out", str(out), "--quiet"]).exit_code == 74
+    shutil.rmtree(out)
+    # (1: this small match's behavior report has findings; the season ran)
+    assert runner.invoke(main, ["season", "behavior", str(source), "--out", str(out), "--quiet"]).exit_code == 1
+    assert job_written(out) == "behavior"

@@ -124,6 +124,7 @@ __all__ = [
     "expand_targets",
     "input_fingerprint",
     "input_size",
+    "job_written",
     "largest_first",
     "resume_key",
     "result_names",
@@ -976,11 +977,57 @@ def run_season(
                                   empty_folders)
 
 
+def job_written(out_dir: Path) -> str | None:
+    """The job of the season an earlier run wrote into ``OUTDIR``: its summary's ``job.name``, else (a run stopped
+    before its summary) the job of its first resume key, by name; None when neither says (a new folder, or files
+    this tool did not write).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     before = job_written(Path(d))
+    ...     _ = (Path(d) / "summary.json").write_text('{"job": {"name": "screen"}}')
+    ...     before, job_written(Path(d))
+    (None, 'screen')
+    """
+    def name(path: Path, *keys: str) -> str | None:
+        try:
+            value: Any = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            return None
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        return value if isinstance(value, str) else None
+
+    written = name(out_dir / "summary.json", "job", "name")
+    if written is not None:
+        return written
+    resume = out_dir / ".resume"
+    keys = sorted(resume.glob("*.json")) if resume.is_dir() else []
+    return name(keys[0], "key", "job") if keys else None
+
+
+def _refuse_another_job(out_dir: Path, job: Job) -> None:
+    """A season writes into a folder of its own job's or a new one: ``OUTDIR`` holding another job's season
+    (:func:`job_written`: ``season screen`` results, and now ``season behavior``) would have them replaced without
+    a word, and a reader of its summary would take one job's results for the other's.
+
+    Raises
+    ------
+    OutputError
+        ``OUTDIR`` holds another job's season."""
+    written = job_written(out_dir)
+    if written is not None and written != job.name:
+        raise OutputError(f"this folder holds a `season {written}` run's results; a `season {job.name}` run would "
+                          f"replace them: give each command its own --out, or remove the folder first",
+                          file=str(out_dir))
+
+
 def _run_season_locked(targets: Sequence[str], job: Job, out_dir: Path, options: dict[str, Any], workers: int,
                        local: bool, cluster: Any, resume: bool, verify: bool,
                        on_match: Callable[[SeasonMatch, bool], None] | None,
                        empty_folders: Sequence[str] = ()) -> SeasonResult:
     """:func:`run_season` once ``OUTDIR`` is locked (:func:`_out_lock`)."""
+    _refuse_another_job(out_dir, job)
     # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
     fresh = not (resume and (out_dir / ".resume").is_dir())
     pool = start_pool(workers, _PRELOAD, _warm_up) if local and fresh else None
