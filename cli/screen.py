@@ -76,7 +76,7 @@ _EXITS = exitcodes.epilog(
     "(CI) daishi-forensics screen --format sarif m_*.jsonl.gz > screens.sarif; "
     "(season) daishi-forensics screen --season exports/2026-09/.",
 )
-@click.argument("targets", nargs=-1, metavar="TARGET...", callback=not_empty)
+@click.argument("targets", nargs=-1, metavar="[TARGET]...", callback=not_empty)
 @click.option("--season", "season", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Also screen every match in DIR, and the whole as one season (feeds across matches, "
                    "recurring pairs, season-wide outliers).")

@@ -104,7 +104,7 @@ INLINE: dict[str, tuple[int, str] | str] = {
     "daishi-forensics schemas show study-page": (0, "daishi-forensics schemas show study-page"),
     "daishi-forensics score TARGET [--rubric 2.4] [--format text|json]": "a synopsis",
     "daishi-forensics score m_<id>": (0, "daishi-forensics score m_a"),  # no report: nothing to compare
-    "daishi-forensics screen TARGET... [--season DIR] [--format text|json|github|sarif] [--config FILE]": "a synopsis",
+    "daishi-forensics screen [TARGET]... [--season DIR] [--format text|json|github|sarif] [--config FILE]": "a synopsis",
     "daishi-forensics screen …": "elided",
     "daishi-forensics screen-transfers TABLE": (0, "daishi-forensics screen-transfers exports/tx.csv"),
     "daishi-forensics screen-transfers …": "elided",
