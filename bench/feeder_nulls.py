@@ -66,6 +66,9 @@ from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _labelled import wilson  # noqa: E402  (the benches' one Wilson interval)
+
 SPLIT = "feeder-tune"
 FIRST_PLANTED = 90001
 FIRST_CLEAN = 91001
@@ -402,16 +405,6 @@ def measure(job: tuple[str, int, str, str]) -> dict[str, Any]:
 
 
 # -- the run ---------------------------------------------------------------------------------------
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of ``k`` successes in ``n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def rate_ci(k: int, n: int) -> str:
