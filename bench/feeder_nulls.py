@@ -1,6 +1,6 @@
 """A study of null models for the feeder screen, on tune seeds only (nothing here is shipped).
 
-    python bench/feeder_nulls.py [--clean 150] [--seeds 12] [--noise none,medium,heavy] [--workers N]
+    python bench/feeder_nulls.py [--clean 150] [--seeds 12] [--asking 0] [--noise none,medium,heavy] [--workers N]
 
 The feeder screen (``screens/feeder.py``) tests each pair's one-sided exchanges with an exact sign-flip
 test: each could have gone either way with even chances.  A pair whose exchanges go one way by the nature of
@@ -36,6 +36,29 @@ match, each keeping what every seat does on its own and breaking only who-gives-
     (e) the sign-flip test over the one-sided exchanges the *giver* offered only: an exchange the receiver
     asked for (it offered, and it received) is the asker's doing, not the giver's, and is left out of the
     pair's test (:func:`pushed_p`).  Exchanges whose offerer the log does not say are kept.
+``granted``
+    (f) (e) for the exchanges the giver offered, plus a test of the request process for the ones the
+    receiver asked for (:func:`granted_p`).  A *one-sided request* is a ``trade_offered`` from a seat (the
+    asker) to another seat (not the market) whose terms, valued at the match's item values, would make the
+    asker the receiving side of a one-sided exchange as the screen reads one (``_one_way``: the asker would
+    receive ``r > 0`` and give ``g`` with ``(r - g) / (r + g) >= min_directionality``); it ended *granted*
+    when the log holds a ``trade_completed`` or ``trade_fulfilled`` of its ``tradeId``, *refused* when it
+    holds a ``trade_cancelled`` of it and no completion; one with neither (open when the log ends), or with
+    an item the match does not value, is left out (:func:`requests_of`).  For each direction of the pair
+    with requests, the asker's one-sided requests to the other are granted as often as the match's
+    one-sided requests between every other pair (the pair left out, seats the screens exempt left out),
+    rate ``(granted + 1) / (ended + 2)``: the count granted, binomial upper tail (:func:`request_p`).  The
+    pair's p-value: the smallest of its tests that can reach below 1 (the sign flip over the pushed
+    exchanges; each direction's request test) times their number (Bonferroni; chosen before measuring,
+    over Fisher's combination: the tests look for two different plants, which do one or the other, so a
+    strong p in one should not be diluted by a null one in the other, and it needs no independence between
+    a pair's requests and its exchanges).
+``granted-seats``
+    (g) (f) with the grant rate read from the one-sided requests between seats other than the pair's two
+    (both seats left out, not only the pair): a hub's other spokes grant its requests too, and (f)'s rate,
+    read with them, explains the hub away.  Defined after a first run of (f) on planted seeds 90001 and
+    90002 and honest seeds 91001 to 91003 of the split (every size, noise none and heavy) showed that;
+    (f) was fixed before it.
 
 Every candidate's p-values replace the feeder tests' (and their smallest attainable p-values, which Tarone's
 reduction reads) in the screen's own match-level step (:func:`~daishi_forensics.screens.screening.calibrate`,
@@ -44,7 +67,9 @@ honest matches with a feeder finding (review or flag; other screens not counted)
 pairs the feeder screen raises (recall) and the raised pairs that belong to a planted group (precision).
 
 Split ``feeder-tune``: planted ``feeder`` matches from seed 90001, honest ``clean`` matches from 91001, the
-same seeds at every size and level; no benchmark or test generated them before.  Sizes: the simulator's
+same seeds at every size and level; no benchmark or test generated them before.  With ``--asking N``, planted
+matches of the same first N planted seeds with the beneficiary asking (``feeder_mode="ask"``: the same seats and
+draws, the requests sent by the beneficiary and granted by the spokes).  Sizes: the simulator's
 defaults, 600 ticks, 4 player seats, a 6 x 6 map (:data:`SIZES`).  The held-out ``sweep`` split of
 ``bench/screens.py`` (70001...) and every report and fresh split are not touched here.
 """
@@ -82,7 +107,10 @@ SIZES: tuple[tuple[str, dict[str, int]], ...] = (
     ("a 6 x 6 map", {"width": 6, "height": 6}),
 )
 NOISE = ("none", "medium", "heavy")
-NULLS = ("signflip", "propensity", "asked", "receivers", "empirical", "pushed")
+NULLS = ("signflip", "propensity", "asked", "receivers", "empirical", "pushed", "granted", "granted-seats")
+PLANTED_KINDS = ("feeder", "feeder-asks")
+"""The planted matches: the simulator's feeder (its spokes offer) and, on the same seeds, one whose
+beneficiary asks (``feeder_mode="ask"``)."""
 EMPIRICAL_MIN = 3
 """Pairs with fewer one-sided exchanges cannot show anything (their smallest p is 1/2 or 1): left out of the scale."""
 PRIOR = 1.0
@@ -107,6 +135,16 @@ class OneSided:
     taker: str
     value: float
     offerer: str | None = None
+
+
+@dataclass(frozen=True)
+class Request:
+    """One one-sided request that ended: ``asker`` offered ``to`` terms under which the asker receives the
+    value (:func:`requests_of`); ``granted``: completed, else cancelled."""
+
+    asker: str
+    to: str
+    granted: bool
 
 
 # -- the candidate nulls' tests -----------------------------------------------------------------
@@ -231,6 +269,80 @@ def pushed_p(pair: tuple[str, str], exchanges: Sequence[OneSided]) -> tuple[floa
     return sign_flip_p(signed)
 
 
+def requests_of(events: Any, values: Mapping[str, float], min_dir: float) -> list[Request]:
+    """The one-sided requests of a log that ended, in the order offered: every ``trade_offered`` to another
+    seat whose asker would receive at least ``min_dir`` of the value (the screen's ``_one_way`` read from
+    the asker's side: it receives ``r > 0``, gives ``g``, ``(r - g) / (r + g) >= min_dir``), granted when a
+    ``trade_completed`` or ``trade_fulfilled`` of its ``tradeId`` follows, refused when only a
+    ``trade_cancelled`` does; open ones and ones with an item ``values`` lacks are left out.
+
+    >>> log = [{"type": "trade_offered", "agentId": "b", "payload": {"tradeId": "t1", "to": "a",
+    ...         "give": {}, "receive": {"food": 2}}},
+    ...        {"type": "trade_completed", "agentId": "a", "payload": {"tradeId": "t1"}}]
+    >>> requests_of(log, {"food": 2.0}, 0.6)
+    [Request(asker='b', to='a', granted=True)]
+    """
+    offered: dict[Any, tuple[str, str]] = {}
+    ends: dict[Any, bool] = {}
+    for e in events:
+        kind = e.get("type")
+        payload = e.get("payload") or {}
+        tid = payload.get("tradeId")
+        if kind == "trade_offered":
+            asker, to = e.get("agentId"), payload.get("to")
+            if tid in offered or not isinstance(asker, str) or not isinstance(to, str) or to == asker:
+                continue
+            give, receive = payload.get("give") or {}, payload.get("receive") or {}
+            if any(k not in values for k in (*give, *receive)):
+                continue
+            r = sum(n * values[k] for k, n in receive.items())
+            g = sum(n * values[k] for k, n in give.items())
+            if r > 0 and (r - g) / (r + g) >= min_dir:
+                offered[tid] = (asker, to)
+        elif kind in ("trade_completed", "trade_fulfilled"):
+            ends[tid] = True
+        elif kind == "trade_cancelled":
+            ends.setdefault(tid, False)
+    return [Request(asker, to, ends[tid]) for tid, (asker, to) in offered.items() if tid in ends]
+
+
+def request_p(asker: str, to: str, requests: Sequence[Request], seats_out: bool = False) -> tuple[float, float] | None:
+    """The request test of ``asker``'s one-sided requests to ``to``: how many were granted, against the grant
+    rate of the match's one-sided requests between every other pair (``seats_out``: between seats other than
+    these two) as ``(granted + 1) / (ended + 2)``, a binomial upper tail; ``(p, smallest attainable p)``, None
+    when the asker made none."""
+    from daishi_forensics.screens.stats import binom_sf
+
+    mine = [r for r in requests if r.asker == asker and r.to == to]
+    if not mine:
+        return None
+    pair = {asker, to}
+    if seats_out:
+        others = [r for r in requests if r.asker not in pair and r.to not in pair]
+    else:
+        others = [r for r in requests if {r.asker, r.to} != pair]
+    rate = (sum(1 for r in others if r.granted) + 1.0) / (len(others) + 2.0)
+    granted = sum(1 for r in mine if r.granted)
+    return binom_sf(granted, len(mine), rate), rate ** len(mine)
+
+
+def granted_p(pair: tuple[str, str], exchanges: Sequence[OneSided], requests: Sequence[Request],
+              seats_out: bool = False) -> tuple[float, float]:
+    """Candidate (f) (``seats_out``: (g)): (e)'s sign flip over the pair's one-sided exchanges their receiver
+    did not ask for, and each direction's :func:`request_p`; of those whose smallest attainable p is below 1,
+    the smallest p times their number (and the smallest attainable likewise)."""
+    parts = [pushed_p(pair, exchanges)]
+    for asker, to in (pair, pair[::-1]):
+        found = request_p(asker, to, requests, seats_out)
+        if found is not None:
+            parts.append(found)
+    testable = [t for t in parts if t[1] < 1.0]
+    if not testable:
+        return 1.0, 1.0
+    m = len(testable)
+    return min(1.0, m * min(p for p, _ in testable)), min(1.0, m * min(q for _, q in testable))
+
+
 def _score(p: float) -> float:
     """The half-normal score of a two-sided p-value."""
     from statistics import NormalDist
@@ -300,14 +412,17 @@ def partners_of(view: Any) -> dict[str, set[str]]:
     return mates
 
 
-def null_tests(view: Any, min_dir: float, offerers: Mapping[Any, str]) -> dict[str, dict[tuple[str, str], tuple[float, float]]]:
-    """Per candidate null, per tested pair ``(a, b)``: ``(p, smallest attainable p)``."""
+def null_tests(view: Any, min_dir: float, offerers: Mapping[Any, str],
+               requests: Sequence[Request] = ()) -> dict[str, dict[tuple[str, str], tuple[float, float]]]:
+    """Per candidate null, per tested pair ``(a, b)``: ``(p, smallest attainable p)``; ``requests`` are the
+    match's one-sided requests (:func:`requests_of`), of which those of seats the screens exempt are left out."""
     from daishi_forensics.screens.stats import sign_flip_p
 
     pairs = one_sided_of(view, min_dir, offerers)
     every = [x for rows in pairs.values() for x in rows]
     seats = sorted({s for x in every for s in (x.giver, x.taker)})
     mates = partners_of(view)
+    asks = [r for r in requests if r.asker not in view.exempt and r.to not in view.exempt]
     out: dict[str, dict[tuple[str, str], tuple[float, float]]] = {name: {} for name in NULLS}
     flips: list[tuple[float, int]] = []
     for key, rows in pairs.items():
@@ -319,6 +434,8 @@ def null_tests(view: Any, min_dir: float, offerers: Mapping[Any, str]) -> dict[s
         out["asked"][key] = propensity_p(key, rows, others, seats, True)
         out["receivers"][key] = receivers_p(key, every, mates)
         out["pushed"][key] = pushed_p(key, rows)
+        out["granted"][key] = granted_p(key, rows, asks)
+        out["granted-seats"][key] = granted_p(key, rows, asks, seats_out=True)
     scale = empirical_scale(flips)
     for key, (p, smallest) in out["signflip"].items():
         out["empirical"][key] = empirical_p(p, smallest, scale)
@@ -359,6 +476,7 @@ def measure(job: tuple[str, int, str, str]) -> dict[str, Any]:
     """One match of the split: simulated, replayed, screened as shipped, then its feeder tests under each
     candidate null through the match-level step.  Returns the raised feeder pairs per null, the planted
     groups and pairs, and the seconds each part took."""
+    from daishi_forensics.read.archive import item_values
     from daishi_forensics.read.boundary import read_match
     from daishi_forensics.read.sources import open_match
     from daishi_forensics.report.passes import analyze
@@ -370,12 +488,18 @@ def measure(job: tuple[str, int, str, str]) -> dict[str, Any]:
 
     kind, seed, noise, size = job
     started = time.perf_counter()
-    match = simulate_match(kind, seed, noise=noise, **dict(SIZES)[size])
+    if kind == "feeder-asks":
+        match = simulate_match("feeder", seed, noise=noise, feeder_mode="ask", **dict(SIZES)[size])
+    else:
+        match = simulate_match(kind, seed, noise=noise, **dict(SIZES)[size])
     offerers: dict[Any, str] = {}
+    trading: list[dict[str, Any]] = []
     for e in match.iter_events():
         if e.get("type") in ("trade_completed", "trade_fulfilled"):
             payload = e.get("payload") or {}
             offerers.setdefault(payload.get("tradeId"), payload.get("from"))
+        if e.get("type") in ("trade_offered", "trade_completed", "trade_fulfilled", "trade_cancelled"):
+            trading.append(e)
     with tempfile.TemporaryDirectory() as tmp:
         path = write_match(match, Path(tmp))
         graph = match_graph(analyze(read_match(open_match(str(path))), only=SCREEN_PASSES))
@@ -388,8 +512,11 @@ def measure(job: tuple[str, int, str, str]) -> dict[str, Any]:
     shipped = sorted(tuple(sorted(p)) for f in result.flags if f.screen == "feeder" for p in f.pairs)
     min_dir = float(config.screens["feeder"]["min_directionality"])
     started = time.perf_counter()
-    tested = null_tests(view, min_dir, offerers)
+    requests = requests_of(trading, item_values(match.archive), min_dir)
+    tested = null_tests(view, min_dir, offerers, requests)
     costs = {"nulls": time.perf_counter() - started}
+    costs["requests"] = len(requests)
+    costs["granted"] = sum(1 for r in requests if r.granted)
     sided = [x for rows in one_sided_of(view, min_dir, offerers).values() for x in rows]
     costs["offererKnown"] = sum(1 for x in sided if x.offerer is not None) / len(sided) if sided else 1.0
     costs["askedShare"] = sum(1 for x in sided if x.offerer == x.taker) / len(sided) if sided else 0.0
@@ -398,6 +525,9 @@ def measure(job: tuple[str, int, str, str]) -> dict[str, Any]:
         flags = feeder_flags_under(view, config, result, tested[name])
         raised[name] = sorted({tuple(sorted(p)) for f in flags for p in f.pairs})  # type: ignore[misc]
     planted = [p for p in match.truth["planted"] if p["kind"] == "feeder"]
+    bene = {(p["beneficiary"], s) for p in planted for s in p["spokes"]}
+    costs["plantRequests"] = sum(1 for r in requests if (r.asker, r.to) in bene)
+    costs["plantGranted"] = sum(1 for r in requests if (r.asker, r.to) in bene and r.granted)
     return {"kind": kind, "seed": seed, "noise": noise, "size": size, "raised": raised, "shipped": shipped,
             "groups": [sorted(p["agents"]) for p in match.truth["planted"]],
             "planted": sorted(tuple(sorted((p["beneficiary"], s))) for p in planted for s in p["spokes"]),
@@ -412,45 +542,83 @@ def rate_ci(k: int, n: int) -> str:
     return f"{k}/{n} {k / n if n else 0:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
-def jobs(planted: int, clean: int, noise: Sequence[str]) -> list[tuple[str, int, str, str]]:
-    """Every match of a run: per size and level, the planted feeder seeds and the honest seeds."""
+def jobs(planted: int, clean: int, noise: Sequence[str], asking: int = 0) -> list[tuple[str, int, str, str]]:
+    """Every match of a run: per size and level, the planted feeder seeds, the first ``asking`` of them again
+    with the beneficiary asking (``feeder-asks``), and the honest seeds."""
     p_seeds, c_seeds = seeds(planted, clean)
+    if not 0 <= asking <= planted:
+        raise ValueError("the asking plants are played on the planted seeds: at most as many")
     out = []
     for size, _ in SIZES:
         for level in noise:
             out += [("feeder", s, level, size) for s in p_seeds]
+            out += [("feeder-asks", s, level, size) for s in p_seeds[:asking]]
             out += [("clean", s, level, size) for s in c_seeds]
     return out
 
 
+def _planted_figures(plant: Sequence[Mapping[str, Any]], name: str) -> tuple[int, int, int, int]:
+    """Planted pairs found, planted pairs, raised pairs of a planted group, raised pairs."""
+    found = sum(len(set(map(tuple, r["planted"])) & set(map(tuple, r["raised"][name]))) for r in plant)
+    total = sum(len(r["planted"]) for r in plant)
+    raised = sum(len(r["raised"][name]) for r in plant)
+    right = sum(1 for r in plant for a, b in r["raised"][name] if any(a in g and b in g for g in r["groups"]))
+    return found, total, right, raised
+
+
 def report(rows: Sequence[Mapping[str, Any]], noise: Sequence[str]) -> None:
-    """Print the figures per candidate, size and level."""
+    """Print the figures per candidate, size and level: honest matches with a feeder finding, and recall and
+    precision on each kind of planted match the run holds."""
     mismatched = [r for r in rows if sorted(map(tuple, r["raised"]["signflip"])) != sorted(map(tuple, r["shipped"]))]
     print(f"sign-flip through this bench's step against the shipped screen: {len(mismatched)} matches differ")
+    kinds = [k for k in PLANTED_KINDS if any(r["kind"] == k for r in rows)]
     for name in NULLS:
         print(f"\n== {name} ==")
-        print("  size             noise    honest with a feeder finding   planted recall              precision")
+        print("  size             noise    honest with a feeder finding   "
+              + "".join(f"{k + ' recall':28s}{k + ' precision':28s}" for k in kinds))
+        pooled = {k: [0, 0, 0, 0] for k in kinds}
+        alarms_all = honest_all = 0
         for size, _ in SIZES:
             for level in noise:
-                honest = [r for r in rows if r["size"] == size and r["noise"] == level and r["kind"] == "clean"]
-                plant = [r for r in rows if r["size"] == size and r["noise"] == level and r["kind"] == "feeder"]
+                cell = [r for r in rows if r["size"] == size and r["noise"] == level]
+                honest = [r for r in cell if r["kind"] == "clean"]
                 alarms = sum(1 for r in honest if r["raised"][name])
-                found = sum(len(set(map(tuple, r["planted"])) & set(map(tuple, r["raised"][name]))) for r in plant)
-                total = sum(len(r["planted"]) for r in plant)
-                raised = sum(len(r["raised"][name]) for r in plant)
-                right = sum(1 for r in plant for a, b in r["raised"][name]
-                            if any(a in g and b in g for g in r["groups"]))
-                print(f"  {size:16s} {level:8s} {rate_ci(alarms, len(honest)):30s} "
-                      f"{rate_ci(found, total):27s} {rate_ci(right, raised)}")
+                alarms_all += alarms
+                honest_all += len(honest)
+                line = f"  {size:16s} {level:8s} {rate_ci(alarms, len(honest)):30s} "
+                for k in kinds:
+                    found, total, right, raised = _planted_figures([r for r in cell if r["kind"] == k], name)
+                    pooled[k] = [x + y for x, y in zip(pooled[k], (found, total, right, raised))]
+                    line += f"{rate_ci(found, total):28s}{rate_ci(right, raised):28s}"
+                print(line)
+        line = f"  {'pooled':16s} {'':8s} {rate_ci(alarms_all, honest_all):30s} "
+        for k in kinds:
+            found, total, right, raised = pooled[k]
+            line += f"{rate_ci(found, total):28s}{rate_ci(right, raised):28s}"
+        print(line)
     print("\n== cost (s per match, mean) ==")
     for size, _ in SIZES:
         mine = [r for r in rows if r["size"] == size]
         if mine:
             print(f"  {size:16s} simulate+replay {np.mean([r['simulated'] for r in mine]):.3f}  "
                   f"screen {np.mean([r['screened'] for r in mine]):.3f}  "
-                  f"candidate nulls (all five) {np.mean([r['nulls'] for r in mine]):.4f}  "
-                  f"one-sided exchanges with a known offerer {np.mean([r['offererKnown'] for r in mine]):.3f}, "
-                  f"asked for by the receiver {np.mean([r['askedShare'] for r in mine]):.3f}")
+                  f"candidate nulls (all seven) {np.mean([r['nulls'] for r in mine]):.4f}")
+    print("\n== one-sided exchanges and requests (means per match) ==")
+    for kind in (*kinds, "clean"):
+        for size, _ in SIZES:
+            for level in noise:
+                mine = [r for r in rows if r["size"] == size and r["noise"] == level and r["kind"] == kind]
+                if not mine:
+                    continue
+                requests = sum(r["requests"] for r in mine)
+                granted = sum(r["granted"] for r in mine)
+                plant = sum(r["plantRequests"] for r in mine)
+                plant_granted = sum(r["plantGranted"] for r in mine)
+                print(f"  {kind:12s} {size:16s} {level:8s} offerer known {np.mean([r['offererKnown'] for r in mine]):.3f}, "
+                      f"asked for by the receiver {np.mean([r['askedShare'] for r in mine]):.3f}; one-sided requests "
+                      f"ended {requests / len(mine):.1f}, granted {granted / requests if requests else 0:.3f}; "
+                      f"the beneficiary's to its spokes {plant / len(mine):.1f}, granted "
+                      f"{plant_granted / plant if plant else 0:.3f}")
     print("\n== honest seeds with a finding, per candidate (size, level: seeds) ==")
     for name in NULLS:
         for size, _ in SIZES:
@@ -459,6 +627,13 @@ def report(rows: Sequence[Mapping[str, Any]], noise: Sequence[str]) -> None:
                        and r["raised"][name]]
                 if hit:
                     print(f"  {name:10s} {size:16s} {level:8s} {hit}")
+    print("\n== planted pairs missed, per candidate (kind, size, level: seed and pair) ==")
+    for name in ("signflip", "pushed", "granted", "granted-seats"):
+        for r in rows:
+            if r["kind"] in kinds:
+                missed = sorted(set(map(tuple, r["planted"])) - set(map(tuple, r["raised"][name])))
+                if missed:
+                    print(f"  {name:10s} {r['kind']:12s} {r['size']:16s} {r['noise']:8s} {r['seed']} {missed}")
 
 
 class _Serial:
@@ -479,13 +654,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clean", type=int, default=150, help="honest matches per size and level")
     parser.add_argument("--seeds", type=int, default=12, help="planted feeder matches per size and level")
+    parser.add_argument("--asking", type=int, default=0,
+                        help="of those planted seeds, how many to play again with the beneficiary asking")
     parser.add_argument("--noise", default=",".join(NOISE), help="noise levels, comma-separated")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     noise = tuple(args.noise.split(","))
-    todo = jobs(args.seeds, args.clean, noise)
+    todo = jobs(args.seeds, args.clean, noise, args.asking)
     print(f"split {SPLIT}: planted seeds {FIRST_PLANTED}..{FIRST_PLANTED + args.seeds - 1}, honest seeds "
-          f"{FIRST_CLEAN}..{FIRST_CLEAN + args.clean - 1}; {len(todo)} matches; load average {os.getloadavg()[0]:.2f}")
+          f"{FIRST_CLEAN}..{FIRST_CLEAN + args.clean - 1}, the first {args.asking} planted seeds also with the "
+          f"beneficiary asking; {len(todo)} matches; load average {os.getloadavg()[0]:.2f}")
     started = time.perf_counter()
     rows = []
     with Pool(args.workers) if args.workers > 1 else _Serial() as pool:

@@ -153,3 +153,98 @@ def _view(gifts: list[tuple[str, str, float, int]]):
     for i, (u, v, value, tick) in enumerate(gifts):
         G.add_edge(u, v, value=value, tick=tick, event=i, kind="gift")
     return TransferView(G)
+
+
+# -- candidates (f) and (g): the gifts the giver offered, and the requests the receiver made ------------------
+
+VALUES = {"food": 2.0, "wood": 2.0, "stone": 2.0, "tool": 12.0}
+
+
+def _offer(tid: str, asker: str, to: str | None, give: dict, receive: dict) -> dict:
+    return {"type": "trade_offered", "agentId": asker, "payload": {"tradeId": tid, "to": to, "give": give,
+                                                                    "receive": receive}}
+
+
+def _end(kind: str, tid: str, agent: str) -> dict:
+    return {"type": kind, "agentId": agent, "payload": {"tradeId": tid}}
+
+
+def test_the_requests_are_read_from_the_offers_and_their_ends() -> None:
+    log = [
+        _offer("t1", B, A, {}, {"food": 2}),  # b asks a for food, giving nothing: granted
+        _end("trade_completed", "t1", A), _end("trade_completed", "t1", B),  # both parties' events: one end
+        _offer("t2", B, A, {"wood": 1}, {"tool": 1}),  # 12 for 2: (12 - 2) / 14 = 0.71, one-sided; refused
+        _offer("t3", B, A, {"wood": 2}, {"stone": 3}),  # 6 for 4: 0.2, a fair trade, no request
+        _offer("t4", C, None, {}, {"food": 1}),  # a market order: no seat asked
+        _offer("t5", C, D, {}, {"food": 1}),  # refused
+        _offer("t6", C, D, {}, {"food": 1}),  # open when the log ends: left out
+        _offer("t7", D, C, {}, {"gem": 1}),  # an item the match does not value: left out
+        _offer("t8", A, B, {"tool": 1}, {"wood": 1}),  # a gives: a push, not a request
+        _offer("t9", D, C, {}, {"food": 3}),  # granted as a market fill is
+        _end("trade_cancelled", "t2", B), _end("trade_cancelled", "t5", C), _end("trade_completed", "t7", C),
+        _end("trade_fulfilled", "t9", C), _end("trade_completed", "t8", B),
+        _offer("t1", C, D, {}, {"food": 2}),  # a repeated tradeId: the first offer stands
+    ]
+    assert bench.requests_of(log, VALUES, 0.6) == [
+        bench.Request(B, A, True), bench.Request(B, A, False), bench.Request(C, D, False), bench.Request(D, C, True)]
+    # at 0.75 the token trade t2 (0.71) is no longer one-sided
+    assert bench.requests_of(log, VALUES, 0.75) == [
+        bench.Request(B, A, True), bench.Request(C, D, False), bench.Request(D, C, True)]
+    runner = doctest.DocTestRunner()
+    for test in doctest.DocTestFinder().find(bench.requests_of):
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert runner.summarize(verbose=False).attempted == 2
+
+
+def test_the_request_test_reads_the_grant_rate_of_the_other_pairs_or_of_the_other_seats() -> None:
+    hub = [bench.Request("h", "s1", True)] * 5 + [bench.Request("h", "s2", True)] * 5
+    honest = [bench.Request("x", "y", False)] * 2
+    requests = hub + honest
+    # (f) leaves the pair out: h's requests to s2 stay, the rate (5 + 1) / (7 + 2) = 2/3; five of five granted
+    assert bench.request_p("h", "s1", requests) == pytest.approx(((2 / 3) ** 5, (2 / 3) ** 5), rel=1e-12)
+    # (g) leaves both seats out: only x's requests, rate (0 + 1) / (2 + 2) = 1/4
+    assert bench.request_p("h", "s1", requests, seats_out=True) == pytest.approx((1 / 1024, 1 / 1024), rel=1e-12)
+    assert bench.request_p("s1", "h", requests) is None  # s1 asked nothing
+    # one granted of two, against 1/2 (no other request at all): P(Bin(2, 1/2) >= 1) = 3/4
+    assert bench.request_p(A, B, [bench.Request(A, B, True), bench.Request(A, B, False)]) == \
+        (pytest.approx(0.75, rel=1e-12), 0.25)
+    # the five exchanges s1 gave h, each asked for by h: no push left to test, the request test alone
+    asked = [bench.OneSided("s1", "h", 5.0, "h")] * 5
+    assert bench.granted_p(("h", "s1"), asked, requests) == pytest.approx((32 / 243, 32 / 243), rel=1e-12)
+    assert bench.granted_p(("h", "s1"), asked, requests, seats_out=True) == pytest.approx((1 / 1024, 1 / 1024))
+    assert bench.pushed_p(("h", "s1"), asked) == (1.0, 1.0)
+
+
+def test_granted_is_the_smaller_of_the_testable_tests_times_their_number() -> None:
+    # no request: (f) is (e)
+    assert bench.granted_p((A, B), six_gifts(offerer=A), []) == (0.03125, 0.03125)
+    # six pushed gifts (2/64) and b's three requests to a, all granted against 1/2: 1/8; 2 x 2/64
+    requests = [bench.Request(B, A, True)] * 3
+    assert bench.granted_p((A, B), six_gifts(offerer=A), requests) == (0.0625, 0.0625)
+    # a push of one exchange cannot reach below 1: not counted; b's requests alone
+    assert bench.granted_p((A, B), six_gifts(offerer=A)[:1], requests) == pytest.approx((0.125, 0.125), rel=1e-12)
+    # requests both ways (a's one request refused: p 1, smallest 1/2, testable): three tests, the smallest times 3
+    both = requests + [bench.Request(A, B, False)]
+    assert bench.granted_p((A, B), six_gifts(offerer=A), both) == pytest.approx((0.09375, 0.09375), rel=1e-12)
+    assert bench.granted_p((A, B), [], []) == (1.0, 1.0)
+
+
+def test_the_nulls_of_a_match_without_requests_hold_f_and_g_as_e() -> None:
+    view = _view([(A, B, 5.0, t) for t in range(6)])
+    tests = bench.null_tests(view, 0.6, {})
+    assert tests["granted"] == tests["granted-seats"] == tests["pushed"] == {(A, B): (0.03125, 0.03125)}
+    # b asked a three times and was refused each time (the rate of no other request: 1/2): 1 and 1/8
+    asked = bench.null_tests(view, 0.6, {}, [bench.Request(B, A, False)] * 3)
+    assert asked["granted"] == {(A, B): (0.0625, 0.0625)}  # 2 x 2/64: refused requests only add a test
+
+
+def test_the_asking_plants_are_played_on_the_planted_seeds() -> None:
+    jobs = bench.jobs(3, 2, ("none",), asking=2)
+    assert {j[1] for j in jobs if j[0] == "feeder-asks"} == {90001, 90002}
+    assert {j[1] for j in jobs if j[0] == "feeder"} == {90001, 90002, 90003}
+    assert len(jobs) == len(bench.SIZES) * (3 + 2 + 2)
+    assert bench.jobs(3, 2, ("none",)) == [j for j in jobs if j[0] != "feeder-asks"]
+    with pytest.raises(ValueError, match="at most as many"):
+        bench.jobs(1, 2, ("none",), asking=2)
+    assert bench.PLANTED_KINDS == ("feeder", "feeder-asks")

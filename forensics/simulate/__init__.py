@@ -74,7 +74,7 @@ class SimulatedMatch:
     (see :func:`~.world.written_id`)."""
     params: dict[str, Any]
     """Simulation parameters (``n_agents``, ``ticks``, ``target_events``, ``width``, ``height``, and
-    ``noise`` when given)."""
+    ``noise`` when given, ``feeder_mode`` when it is not ``offer``)."""
     archive_v3: dict[str, Any] = field(repr=False)
     """The archive as a v3 engine stamps it (metrics, ledger, exploration included)."""
     truth: dict[str, Any] = field(repr=False)
@@ -146,10 +146,12 @@ def _check_version(version: int) -> None:
 
 
 def _params(n_agents: int, ticks: int, target_events: int | None, width: int, height: int,
-            noise: str | None = None) -> dict[str, Any]:
+            noise: str | None = None, feeder_mode: str = "offer") -> dict[str, Any]:
     params: dict[str, Any] = {"n_agents": n_agents, "ticks": ticks, "target_events": target_events, "width": width, "height": height}
     if noise is not None:
         params["noise"] = noise  # only when asked for: the existing matches' truth stays as it was
+    if feeder_mode != "offer":
+        params["feeder_mode"] = feeder_mode  # the default adds nothing: the existing matches' truth stays as it was
     return params
 
 
@@ -162,7 +164,7 @@ def _previous_season(scenario: str, seed: int, first_id: int) -> list[dict[str, 
 
 def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agents: int = 8, ticks: int = 300,
                    target_events: int | None = None, width: int = 12, height: int = 12,
-                   noise: str | None = None) -> SimulatedMatch:
+                   noise: str | None = None, feeder_mode: str = "offer") -> SimulatedMatch:
     """Play one match of ``scenario`` with ``seed``.
 
     Parameters
@@ -184,9 +186,14 @@ def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agent
     noise:
         Honest noise: ``none``, ``light``, ``medium`` or ``heavy`` (see :mod:`.noise`); None is
         ``medium`` for the ``honest-noisy`` scenario and ``none`` for every other.
+    feeder_mode:
+        Who sends a planted feeder's trades (the ``feeder`` and ``mixed`` scenarios): ``offer``, the
+        spokes offer them (the default); ``ask``, the beneficiary asks each spoke for the goods, giving
+        nothing or a token, and the spoke accepts.  The same draws either way; ``ask`` is part of the id
+        and of the truth's ``params``.
     """
     _check_version(schema_version)
-    params = _params(n_agents, ticks, target_events, width, height, noise)
+    params = _params(n_agents, ticks, target_events, width, height, noise, feeder_mode)
     sim = Simulation(scenario, seed, **params)
     expected = target_events if target_events is not None else n_agents * ticks * EVENTS_PER_AGENT_TICK
     if expected <= _KEEP_EVENTS_UP_TO:
@@ -295,18 +302,19 @@ def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path
     """Play a match and write it in one pass, never holding its events (the CLI's entry point).
 
     ``params`` are :func:`simulate_match`'s keyword parameters (``n_agents``, ``ticks``,
-    ``target_events``, ``width``, ``height``, ``noise``).  Returns what :func:`write_match` returns;
+    ``target_events``, ``width``, ``height``, ``noise``, ``feeder_mode``).  Returns what :func:`write_match` returns;
     the bytes are the same as ``write_match(simulate_match(...), ...)``.
     """
     _check_version(schema_version)
     if previous_season and schema_version != 1:
         raise ValueError("previous_season is a v1 log feature (schema_version=1)")
-    unknown = set(params) - {"n_agents", "ticks", "target_events", "width", "height", "noise"}
+    unknown = set(params) - {"n_agents", "ticks", "target_events", "width", "height", "noise", "feeder_mode"}
     if unknown:
         raise TypeError(f"unknown simulation {'parameter' if len(unknown) == 1 else 'parameters'}: "
                         f"{', '.join(sorted(unknown))}")
     full = _params(params.get("n_agents", 8), params.get("ticks", 300), params.get("target_events"),
-                   params.get("width", 12), params.get("height", 12), params.get("noise"))
+                   params.get("width", 12), params.get("height", 12), params.get("noise"),
+                   params.get("feeder_mode", "offer"))
     sim = Simulation(scenario, seed, **full)
     out_dir = Path(out_dir)
 

@@ -13,7 +13,8 @@ Scenarios (``SCENARIOS``):
   is asked for (:mod:`.noise`: whole-item trades, favoured partners, gifts to the hungry,
   beggars, buying before a build, market fills, trade with whoever stands near).
 - ``feeder``: 2-4 spokes (often one operator) send value one way to a beneficiary,
-  as gifts or as trades where the beneficiary gives a token.
+  as gifts or as trades where the beneficiary gives a token; the spokes offer them, or,
+  with ``feeder_mode="ask"``, the beneficiary asks for them and the spokes grant it.
 - ``ring``: 3-4 agents wash-trade the same goods around a cycle and back,
   many small balanced trades with net movement near zero, farming reputation.
 - ``cartel``: 3-4 agents move together, trade among themselves, never attack each
@@ -55,14 +56,15 @@ SCENARIOS: tuple[str, ...] = (
 """Scenario names accepted by the simulator."""
 
 
-def plan_behaviors(scenario: str, rng: random.Random) -> list[Behavior]:
-    """The behaviors a scenario plants, unbound (see :data:`SCENARIOS`)."""
+def plan_behaviors(scenario: str, rng: random.Random, *, feeder_mode: str = "offer") -> list[Behavior]:
+    """The behaviors a scenario plants, unbound (see :data:`SCENARIOS`); ``feeder_mode`` is every feeder's
+    (:data:`~.collusion.FEEDER_MODES`)."""
     if scenario not in SCENARIOS:
         raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}")
     if scenario in ("clean", "honest-noisy"):
         return []
     if scenario == "feeder":
-        return [Feeder(rng)]
+        return [Feeder(rng, mode=feeder_mode)]
     if scenario == "ring":
         return [Ring(rng)]
     if scenario == "cartel":
@@ -75,7 +77,7 @@ def plan_behaviors(scenario: str, rng: random.Random) -> list[Behavior]:
         return [Probes(rng)]
     if scenario == "echo":
         return [Echo(rng)]
-    return [Feeder(rng, max_spokes=2), Ring(rng, max_k=3), _Optional(OffPrice(rng)), _Optional(ThrownFight(rng)),
+    return [Feeder(rng, max_spokes=2, mode=feeder_mode), Ring(rng, max_k=3), _Optional(OffPrice(rng)), _Optional(ThrownFight(rng)),
             Probes(rng, seats=1), Echo(rng)]
 
 

@@ -16,17 +16,29 @@ from .world import ITEM_VALUES, Agent
 if TYPE_CHECKING:
     from .engine import Simulation
 
-__all__ = ["Feeder", "Ring", "Cartel", "OffPrice", "ThrownFight"]
+__all__ = ["FEEDER_MODES", "Feeder", "Ring", "Cartel", "OffPrice", "ThrownFight"]
+
+FEEDER_MODES: tuple[str, ...] = ("offer", "ask")
+"""Who sends a feeder's trades: ``offer``, each spoke offers its goods to the beneficiary (the default, as
+every feeder was planted before); ``ask``, the beneficiary asks each spoke for them and the spoke grants it."""
 
 
 class Feeder(Behavior):
-    """Spokes send value one way to a beneficiary: gifts, or trades for a token."""
+    """Spokes send value one way to a beneficiary: gifts, or trades for a token.
+
+    ``mode`` (:data:`FEEDER_MODES`): ``offer``, a spoke offers the goods (for nothing or for a token of the
+    beneficiary's); ``ask``, the beneficiary offers a spoke nothing or a token for the goods and the spoke
+    accepts, as often as a spoke's offer is accepted.  Same seats, goods, tokens and timing draws either way.
+    """
 
     kind = "feeder"
 
-    def __init__(self, rng: random.Random, max_spokes: int = 4) -> None:
+    def __init__(self, rng: random.Random, max_spokes: int = 4, *, mode: str = "offer") -> None:
         super().__init__()
+        if mode not in FEEDER_MODES:
+            raise ValueError(f"feeder_mode must be one of {', '.join(FEEDER_MODES)}, got {mode!r}")
         self.k = rng.randint(2, max_spokes)
+        self.mode = mode
         self.trades: list[dict[str, Any]] = []
 
     def bind(self, sim: Simulation) -> None:
@@ -56,7 +68,10 @@ class Feeder(Behavior):
             def every(p: int = period) -> int:
                 return p + rng.randint(-2, 3)
 
-            self._repeat(s, start + rng.randrange(period), every, self._sender(s))
+            if self.mode == "ask":  # the beneficiary's turn: it asks this spoke on the spoke's schedule
+                self._repeat(self.bene, start + rng.randrange(period), every, self._asker(s))
+            else:
+                self._repeat(s, start + rng.randrange(period), every, self._sender(s))
         self.bene.tags.append("feeder-beneficiary")
 
     def _sender(self, s: Agent) -> Callable[[int], bool]:
@@ -78,6 +93,34 @@ class Feeder(Behavior):
                 return False
             o.on_complete = lambda eid, o=o: self.trades.append(
                 {"tradeId": o.tid, "event": eid, "from": o.frm.id, "gift": not o.receive})
+            return True
+
+        return act
+
+    def _asker(self, s: Agent) -> Callable[[int], bool | None]:
+        """The beneficiary asks spoke ``s`` for goods worth about :attr:`worth`, giving nothing or its
+        cheapest good; ``s`` accepts on its next turn with the chance a spoke's own offer has.  While the
+        beneficiary's one offer is out (another spoke's request), it asks again two ticks later."""
+        sim = self.sim
+        assert sim is not None
+        rng = sim.rng
+
+        def act(t: int) -> bool | None:
+            bene = self.bene
+            if not bene.alive or bene.dormant or not s.active or not s.carried:
+                return False
+            if bene.outgoing is not None:
+                return None
+            goods = goods_worth(s, self.worth * (0.7 + 0.6 * rng.random()), rng)
+            token: dict[str, int] = {}
+            if rng.random() >= self.gift_share and bene.carried:
+                cheap = min(bene.carried, key=lambda k: (ITEM_VALUES[k], k))
+                token = {cheap: 1}
+            o = sim.offer(bene, s, token, goods, tag="feeder", accept_p=0.97, ttl=6)
+            if o is None:
+                return False
+            o.on_complete = lambda eid, o=o: self.trades.append(
+                {"tradeId": o.tid, "event": eid, "from": o.frm.id, "gift": not o.give})
             return True
 
         return act

@@ -31,6 +31,7 @@ import orjson
 
 from daishi_forensics.arithmetic import coverage, half_up
 from .behaviors import plan_behaviors
+from .collusion import FEEDER_MODES
 from .economy import Economy
 from .encounters import Encounters
 from .noise import NOISE_LEVELS, HonestNoise
@@ -99,6 +100,14 @@ def _given_noise(noise: str | None) -> tuple[tuple[str, str], ...]:
     return () if noise is None else (("noise", noise),)
 
 
+def _given_feeder_mode(feeder_mode: str) -> tuple[tuple[str, str], ...]:
+    """What ``feeder_mode`` adds to the match id: nothing for ``offer`` (every feeder as it always was
+    planted, the ids unchanged), else ``("feeder_mode", mode)``: the same draws, another match."""
+    if feeder_mode not in FEEDER_MODES:
+        raise ValueError(f"feeder_mode must be one of {', '.join(FEEDER_MODES)}, got {feeder_mode!r}")
+    return () if feeder_mode == "offer" else (("feeder_mode", feeder_mode),)
+
+
 class Simulation(Economy, Encounters, HonestNoise):
     """One simulated match.  Iterate :meth:`run` for its v3 events; afterwards
     :attr:`archive` and :meth:`truth` describe how it ended.
@@ -120,12 +129,18 @@ class Simulation(Economy, Encounters, HonestNoise):
     noise:
         Honest noise (:mod:`.noise`): ``none``, ``light``, ``medium`` or ``heavy``; None: ``medium``
         for the ``honest-noisy`` scenario, else ``none`` (the other scenarios draw what they always drew).
+    feeder_mode:
+        Who sends a planted feeder's trades (:data:`~.collusion.FEEDER_MODES`): ``offer`` (the spokes) or
+        ``ask`` (the beneficiary asks, the spokes grant it).  Every draw is the same either way; ``ask`` is
+        part of the match id.
     """
 
     def __init__(self, scenario: str, seed: int, *, n_agents: int = 8, ticks: int = 300,
                  target_events: int | None = None, width: int = 12, height: int = 12,
-                 first_id: int | None = None, id_prefix: str = "", noise: str | None = None) -> None:
+                 first_id: int | None = None, id_prefix: str = "", noise: str | None = None,
+                 feeder_mode: str = "offer") -> None:
         _check_settings(n_agents, ticks, target_events, width, height, noise)
+        given_mode = _given_feeder_mode(feeder_mode)
         self.scenario = scenario
         self.seed = seed
         self.noise = NOISE_LEVELS[noise or ("medium" if scenario == "honest-noisy" else "none")]
@@ -139,7 +154,7 @@ class Simulation(Economy, Encounters, HonestNoise):
                                                   width, height, id_prefix))
         self._rand = rng.random
         self.match_id = match_id_for(scenario + id_prefix, seed, n_agents, ticks, target_events, width, height,
-                                     *_given_noise(noise))
+                                     *_given_noise(noise), *given_mode)
         self.world_seed = derive_int("world", scenario, seed, id_prefix) % (1 << 31)
         self.map = GameMap(width, height, rng)
         if target_events is None:
@@ -185,7 +200,7 @@ class Simulation(Economy, Encounters, HonestNoise):
         self.organic: dict[str, Any] = {}
 
         # Seats and behaviors.
-        self.behaviors = plan_behaviors(scenario, rng)
+        self.behaviors = plan_behaviors(scenario, rng, feeder_mode=feeder_mode)
         n_probes = sum(b.probe_seats for b in self.behaviors)
         self.agents: list[Agent] = make_agents(rng, n_agents, n_probes, anchor=rng.random() < 0.5)
         self.by_id = {a.id: a for a in self.agents}
