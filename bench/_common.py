@@ -69,3 +69,17 @@ class PlantedWorld:
         """One line: accounts, payments, planted cases and the accounts in them."""
         return (f"{self.graph.number_of_nodes()} accounts, {self.graph.number_of_edges()} payments, "
                 f"{len(self.cases)} planted cases ({len(self.laundering)} accounts)")
+
+
+class Serial:
+    """A pool of one worker: ``Pool.imap``'s jobs run in this process, in order (``with Pool(n) if n > 1 else
+    Serial() as pool``)."""
+
+    def __enter__(self) -> Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, fn: Any, jobs: Any, chunksize: int = 1) -> Any:
+        return map(fn, jobs)

@@ -92,6 +92,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import Serial  # noqa: E402
 from _labelled import wilson  # noqa: E402  (the benches' one Wilson interval)
 
 SPLIT = "feeder-tune"
@@ -636,19 +637,6 @@ def report(rows: Sequence[Mapping[str, Any]], noise: Sequence[str]) -> None:
                     print(f"  {name:10s} {r['kind']:12s} {r['size']:16s} {r['noise']:8s} {r['seed']} {missed}")
 
 
-class _Serial:
-    """One worker: the jobs in this process, in order."""
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def imap(self, fn: Any, jobs: Sequence[Any], chunksize: int = 1) -> Any:
-        return map(fn, jobs)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -666,7 +654,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"beneficiary asking; {len(todo)} matches; load average {os.getloadavg()[0]:.2f}")
     started = time.perf_counter()
     rows = []
-    with Pool(args.workers) if args.workers > 1 else _Serial() as pool:
+    with Pool(args.workers) if args.workers > 1 else Serial() as pool:
         for i, row in enumerate(pool.imap(measure, todo, chunksize=4), 1):
             rows.append(row)
             if i % 250 == 0:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import os
 import statistics
 import sys
@@ -36,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import feeder_nulls  # noqa: E402
+from _common import Serial  # noqa: E402
 import screens  # noqa: E402  (bench/screens.py, the collusion screens benchmark)
 
 SPLIT = feeder_nulls.SPLIT
@@ -162,7 +164,7 @@ def habits_report(rows: Sequence[dict[str, Any]], noise: Sequence[str], sizes: S
         if not v:
             return "n/a"
         s = sorted(v)
-        return f"median {statistics.median(s):g}, 90th percentile {s[int(0.9 * (len(s) - 1))]:g}"
+        return f"median {statistics.median(s):g}, 90th percentile {s[math.ceil(0.9 * len(s)) - 1]:g}"  # nearest rank
 
     print("\n== honest habits (seeds of the first matches of the split; from truth and the log) ==")
     for size in sizes:
@@ -252,19 +254,6 @@ def report(rows: Sequence[dict[str, Any]], noise: Sequence[str], sizes: Sequence
                   f"screen {sum(r['screened'] for r in mine) / len(mine):.3f}")
 
 
-class _Serial:
-    """One worker: the jobs in this process, in order."""
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def imap(self, fn: Any, jobs: Sequence[Any], chunksize: int = 1) -> Any:
-        return map(fn, jobs)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -289,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"noise {', '.join(noise)}; {len(todo)} matches; load average {os.getloadavg()[0]:.2f}")
     started = time.perf_counter()
     rows = []
-    with Pool(args.workers) if args.workers > 1 else _Serial() as pool:
+    with Pool(args.workers) if args.workers > 1 else Serial() as pool:
         for i, row in enumerate(pool.imap(measure, todo, chunksize=4), 1):
             rows.append(row)
             if i % 200 == 0:
@@ -297,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"ran in {time.perf_counter() - started:.0f} s")
     report(rows, noise, sizes, args.show)
     if args.habits:
-        with Pool(args.workers) if args.workers > 1 else _Serial() as pool:
+        with Pool(args.workers) if args.workers > 1 else Serial() as pool:
             habit_rows = list(pool.imap(habits, jobs(min(args.habits, args.clean), noise, sizes), chunksize=4))
         habits_report(habit_rows, noise, sizes)
     return 0
