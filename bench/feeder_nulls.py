@@ -59,6 +59,16 @@ match, each keeping what every seat does on its own and breaking only who-gives-
     read with them, explains the hub away.  Defined after a first run of (f) on planted seeds 90001 and
     90002 and honest seeds 91001 to 91003 of the split (every size, noise none and heavy) showed that;
     (f) was fixed before it.
+``granter``
+    (h) (e) for the exchanges the giver offered, plus, for the one-sided requests the receiver R made to
+    the giver G (the requests as (f) reads them, :func:`requests_of`), a test of G's grants: the count of
+    R's requests G granted, binomial upper tail, against G's own grant rate of the one-sided requests every
+    *other* asker made to it, ``(granted + 1) / (ended + 2)`` (R's requests and those of seats the screens
+    exempt left out; a G no one else asked has the rate 1/2) (:func:`granter_p`).  The two tests (and the
+    request test of the other direction) combined as (f) combines them (Bonferroni over those that can reach
+    below 1).  A plea for food can be granted only by a seat that holds food: the grant rate is the
+    granter's, not the match's.  Defined after (f) and (g) were read on ``feeder-tune``, before any
+    figure of ``feeder-tune2`` was read.
 
 Every candidate's p-values replace the feeder tests' (and their smallest attainable p-values, which Tarone's
 reduction reads) in the screen's own match-level step (:func:`~daishi_forensics.screens.screening.calibrate`,
@@ -72,6 +82,10 @@ matches of the same first N planted seeds with the beneficiary asking (``feeder_
 draws, the requests sent by the beneficiary and granted by the spokes).  Sizes: the simulator's
 defaults, 600 ticks, 4 player seats, a 6 x 6 map (:data:`SIZES`).  The held-out ``sweep`` split of
 ``bench/screens.py`` (70001...) and every report and fresh split are not touched here.
+
+Split ``feeder-tune2`` (``--split feeder-tune2``): planted seeds from 92001, honest seeds from 93001, laid out
+as ``feeder-tune``'s; no benchmark, test or study generated them before (``feeder-tune`` was read by three
+studies, (a) to (e), (f) and (g), and the screen alarms; its seeds stay below 92001).
 """
 
 from __future__ import annotations
