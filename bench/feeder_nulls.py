@@ -1,6 +1,7 @@
 """A study of null models for the feeder screen, on tune seeds only (nothing here is shipped).
 
-    python bench/feeder_nulls.py [--clean 150] [--seeds 12] [--asking 0] [--noise none,medium,heavy] [--workers N]
+    python bench/feeder_nulls.py [--split feeder-tune] [--clean 150] [--seeds 12] [--asking 0] [--noise none,medium,heavy]
+                                 [--workers N]
 
 The feeder screen (``screens/feeder.py``) tests each pair's one-sided exchanges with an exact sign-flip
 test: each could have gone either way with even chances.  A pair whose exchanges go one way by the nature of
@@ -59,6 +60,16 @@ match, each keeping what every seat does on its own and breaking only who-gives-
     read with them, explains the hub away.  Defined after a first run of (f) on planted seeds 90001 and
     90002 and honest seeds 91001 to 91003 of the split (every size, noise none and heavy) showed that;
     (f) was fixed before it.
+``granter``
+    (h) (e) for the exchanges the giver offered, plus, for the one-sided requests the receiver R made to
+    the giver G (the requests as (f) reads them, :func:`requests_of`), a test of G's grants: the count of
+    R's requests G granted, binomial upper tail, against G's own grant rate of the one-sided requests every
+    *other* asker made to it, ``(granted + 1) / (ended + 2)`` (R's requests and those of seats the screens
+    exempt left out; a G no one else asked has the rate 1/2) (:func:`granter_p`).  The two tests (and the
+    request test of the other direction) combined as (f) combines them (Bonferroni over those that can reach
+    below 1).  A plea for food can be granted only by a seat that holds food: the grant rate is the
+    granter's, not the match's.  Defined after (f) and (g) were read on ``feeder-tune``, before any
+    figure of ``feeder-tune2`` was read.
 
 Every candidate's p-values replace the feeder tests' (and their smallest attainable p-values, which Tarone's
 reduction reads) in the screen's own match-level step (:func:`~daishi_forensics.screens.screening.calibrate`,
@@ -72,6 +83,10 @@ matches of the same first N planted seeds with the beneficiary asking (``feeder_
 draws, the requests sent by the beneficiary and granted by the spokes).  Sizes: the simulator's
 defaults, 600 ticks, 4 player seats, a 6 x 6 map (:data:`SIZES`).  The held-out ``sweep`` split of
 ``bench/screens.py`` (70001...) and every report and fresh split are not touched here.
+
+Split ``feeder-tune2`` (``--split feeder-tune2``): planted seeds from 92001, honest seeds from 93001, laid out
+as ``feeder-tune``'s; no benchmark, test or study generated them before (``feeder-tune`` was read by three
+studies, (a) to (e), (f) and (g), and the screen alarms; its seeds stay below 92001).
 """
 
 from __future__ import annotations
@@ -99,8 +114,15 @@ SPLIT = "feeder-tune"
 FIRST_PLANTED = 90001
 FIRST_CLEAN = 91001
 MAX_SEEDS = 1000
-"""Planted seeds stay below the honest ones; honest seeds below 100001 (``MAX_CLEAN``)."""
-MAX_CLEAN = 9000
+"""Planted seeds stay below the honest ones; honest seeds below the next split's first seed (``MAX_CLEAN``)."""
+MAX_CLEAN = 1000
+SPLITS: dict[str, tuple[int, int, int]] = {
+    SPLIT: (FIRST_PLANTED, FIRST_CLEAN, MAX_CLEAN),
+    "feeder-tune2": (92001, 93001, 7000),
+}
+"""Per split: its first planted seed, its first honest seed, and how many honest seeds it holds (at most
+:data:`MAX_SEEDS` planted seeds each): ``feeder-tune`` 90001 to 92000 (it has used 90001 to 90015 and 91001 to
+91200), ``feeder-tune2`` 92001 to 100000."""
 SIZES: tuple[tuple[str, dict[str, int]], ...] = (
     ("default", {}),
     ("600 ticks", {"ticks": 600}),
@@ -108,7 +130,8 @@ SIZES: tuple[tuple[str, dict[str, int]], ...] = (
     ("a 6 x 6 map", {"width": 6, "height": 6}),
 )
 NOISE = ("none", "medium", "heavy")
-NULLS = ("signflip", "propensity", "asked", "receivers", "empirical", "pushed", "granted", "granted-seats")
+NULLS = ("signflip", "propensity", "asked", "receivers", "empirical", "pushed", "granted", "granted-seats",
+         "granter")
 PLANTED_KINDS = ("feeder", "feeder-asks")
 """The planted matches: the simulator's feeder (its spokes offer) and, on the same seeds, one whose
 beneficiary asks (``feeder_mode="ask"``)."""
@@ -121,11 +144,12 @@ GRID = 64
 HALF_NORMAL_MEDIAN = 0.6744897501960817
 
 
-def seeds(planted: int, clean: int) -> tuple[range, range]:
+def seeds(planted: int, clean: int, split: str = SPLIT) -> tuple[range, range]:
     """The split's planted and honest seeds."""
-    if not 0 <= planted <= MAX_SEEDS or not 0 <= clean <= MAX_CLEAN:
-        raise ValueError(f"at most {MAX_SEEDS} planted and {MAX_CLEAN} honest seeds")
-    return range(FIRST_PLANTED, FIRST_PLANTED + planted), range(FIRST_CLEAN, FIRST_CLEAN + clean)
+    first_planted, first_clean, max_clean = SPLITS[split]
+    if not 0 <= planted <= MAX_SEEDS or not 0 <= clean <= max_clean:
+        raise ValueError(f"at most {MAX_SEEDS} planted and {max_clean} honest seeds")
+    return range(first_planted, first_planted + planted), range(first_clean, first_clean + clean)
 
 
 @dataclass(frozen=True)
@@ -307,18 +331,21 @@ def requests_of(events: Any, values: Mapping[str, float], min_dir: float) -> lis
     return [Request(asker, to, ends[tid]) for tid, (asker, to) in offered.items() if tid in ends]
 
 
-def request_p(asker: str, to: str, requests: Sequence[Request], seats_out: bool = False) -> tuple[float, float] | None:
+def request_p(asker: str, to: str, requests: Sequence[Request], seats_out: bool = False,
+              granter: bool = False) -> tuple[float, float] | None:
     """The request test of ``asker``'s one-sided requests to ``to``: how many were granted, against the grant
     rate of the match's one-sided requests between every other pair (``seats_out``: between seats other than
-    these two) as ``(granted + 1) / (ended + 2)``, a binomial upper tail; ``(p, smallest attainable p)``, None
-    when the asker made none."""
+    these two; ``granter``: the requests every other asker made to ``to``) as ``(granted + 1) / (ended + 2)``,
+    a binomial upper tail; ``(p, smallest attainable p)``, None when the asker made none."""
     from daishi_forensics.screens.stats import binom_sf
 
     mine = [r for r in requests if r.asker == asker and r.to == to]
     if not mine:
         return None
     pair = {asker, to}
-    if seats_out:
+    if granter:
+        others = [r for r in requests if r.to == to and r.asker != asker]
+    elif seats_out:
         others = [r for r in requests if r.asker not in pair and r.to not in pair]
     else:
         others = [r for r in requests if {r.asker, r.to} != pair]
@@ -328,13 +355,13 @@ def request_p(asker: str, to: str, requests: Sequence[Request], seats_out: bool 
 
 
 def granted_p(pair: tuple[str, str], exchanges: Sequence[OneSided], requests: Sequence[Request],
-              seats_out: bool = False) -> tuple[float, float]:
-    """Candidate (f) (``seats_out``: (g)): (e)'s sign flip over the pair's one-sided exchanges their receiver
-    did not ask for, and each direction's :func:`request_p`; of those whose smallest attainable p is below 1,
-    the smallest p times their number (and the smallest attainable likewise)."""
+              seats_out: bool = False, granter: bool = False) -> tuple[float, float]:
+    """Candidate (f) (``seats_out``: (g); ``granter``: (h)): (e)'s sign flip over the pair's one-sided
+    exchanges their receiver did not ask for, and each direction's :func:`request_p`; of those whose smallest
+    attainable p is below 1, the smallest p times their number (and the smallest attainable likewise)."""
     parts = [pushed_p(pair, exchanges)]
     for asker, to in (pair, pair[::-1]):
-        found = request_p(asker, to, requests, seats_out)
+        found = request_p(asker, to, requests, seats_out, granter)
         if found is not None:
             parts.append(found)
     testable = [t for t in parts if t[1] < 1.0]
@@ -342,6 +369,17 @@ def granted_p(pair: tuple[str, str], exchanges: Sequence[OneSided], requests: Se
         return 1.0, 1.0
     m = len(testable)
     return min(1.0, m * min(p for p, _ in testable)), min(1.0, m * min(q for _, q in testable))
+
+
+def granter_p(pair: tuple[str, str], exchanges: Sequence[OneSided], requests: Sequence[Request]) -> tuple[float, float]:
+    """Candidate (h): :func:`granted_p` with each request test read against the granter's own grant rate of
+    the one-sided requests of every other asker.
+
+    >>> asks = [Request("r", "g", True)] * 4 + [Request("x", "g", False)] * 2 + [Request("x", "g", True)]
+    >>> [round(p, 12) for p in granter_p(("g", "r"), [], asks)]  # 4 of 4 against (1 + 1) / (3 + 2): 0.4 ** 4
+    [0.0256, 0.0256]
+    """
+    return granted_p(pair, exchanges, requests, granter=True)
 
 
 def _score(p: float) -> float:
@@ -437,6 +475,7 @@ def null_tests(view: Any, min_dir: float, offerers: Mapping[Any, str],
         out["pushed"][key] = pushed_p(key, rows)
         out["granted"][key] = granted_p(key, rows, asks)
         out["granted-seats"][key] = granted_p(key, rows, asks, seats_out=True)
+        out["granter"][key] = granter_p(key, rows, asks)
     scale = empirical_scale(flips)
     for key, (p, smallest) in out["signflip"].items():
         out["empirical"][key] = empirical_p(p, smallest, scale)
@@ -543,10 +582,11 @@ def rate_ci(k: int, n: int) -> str:
     return f"{k}/{n} {k / n if n else 0:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
-def jobs(planted: int, clean: int, noise: Sequence[str], asking: int = 0) -> list[tuple[str, int, str, str]]:
+def jobs(planted: int, clean: int, noise: Sequence[str], asking: int = 0,
+         split: str = SPLIT) -> list[tuple[str, int, str, str]]:
     """Every match of a run: per size and level, the planted feeder seeds, the first ``asking`` of them again
-    with the beneficiary asking (``feeder-asks``), and the honest seeds."""
-    p_seeds, c_seeds = seeds(planted, clean)
+    with the beneficiary asking (``feeder-asks``), and the honest seeds, of ``split``."""
+    p_seeds, c_seeds = seeds(planted, clean, split)
     if not 0 <= asking <= planted:
         raise ValueError("the asking plants are played on the planted seeds: at most as many")
     out = []
@@ -603,7 +643,7 @@ def report(rows: Sequence[Mapping[str, Any]], noise: Sequence[str]) -> None:
         if mine:
             print(f"  {size:16s} simulate+replay {np.mean([r['simulated'] for r in mine]):.3f}  "
                   f"screen {np.mean([r['screened'] for r in mine]):.3f}  "
-                  f"candidate nulls (all seven) {np.mean([r['nulls'] for r in mine]):.4f}")
+                  f"candidate nulls (all eight) {np.mean([r['nulls'] for r in mine]):.4f}")
     print("\n== one-sided exchanges and requests (means per match) ==")
     for kind in (*kinds, "clean"):
         for size, _ in SIZES:
@@ -629,7 +669,7 @@ def report(rows: Sequence[Mapping[str, Any]], noise: Sequence[str]) -> None:
                 if hit:
                     print(f"  {name:10s} {size:16s} {level:8s} {hit}")
     print("\n== planted pairs missed, per candidate (kind, size, level: seed and pair) ==")
-    for name in ("signflip", "pushed", "granted", "granted-seats"):
+    for name in ("signflip", "pushed", "granted", "granted-seats", "granter"):
         for r in rows:
             if r["kind"] in kinds:
                 missed = sorted(set(map(tuple, r["planted"])) - set(map(tuple, r["raised"][name])))
@@ -645,12 +685,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--asking", type=int, default=0,
                         help="of those planted seeds, how many to play again with the beneficiary asking")
     parser.add_argument("--noise", default=",".join(NOISE), help="noise levels, comma-separated")
+    parser.add_argument("--split", choices=sorted(SPLITS), default=SPLIT, help="the study split's seeds")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     noise = tuple(args.noise.split(","))
-    todo = jobs(args.seeds, args.clean, noise, args.asking)
-    print(f"split {SPLIT}: planted seeds {FIRST_PLANTED}..{FIRST_PLANTED + args.seeds - 1}, honest seeds "
-          f"{FIRST_CLEAN}..{FIRST_CLEAN + args.clean - 1}, the first {args.asking} planted seeds also with the "
+    todo = jobs(args.seeds, args.clean, noise, args.asking, args.split)
+    first_planted, first_clean, _ = SPLITS[args.split]
+    print(f"split {args.split}: planted seeds {first_planted}..{first_planted + args.seeds - 1}, honest seeds "
+          f"{first_clean}..{first_clean + args.clean - 1}, the first {args.asking} planted seeds also with the "
           f"beneficiary asking; {len(todo)} matches; load average {os.getloadavg()[0]:.2f}")
     started = time.perf_counter()
     rows = []

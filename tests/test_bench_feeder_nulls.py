@@ -127,7 +127,7 @@ def test_direction_p_at_even_chances_is_the_sign_flip_and_its_doctests_pass() ->
 def test_the_split_s_seeds_share_none_with_the_screens_benchmark() -> None:
     assert bench.SPLIT == "feeder-tune"
     planted, honest = bench.seeds(bench.MAX_SEEDS, bench.MAX_CLEAN)
-    assert (planted, honest) == (range(90001, 91001), range(91001, 100001))
+    assert (planted, honest) == (range(90001, 91001), range(91001, 92001))
     ours = set(planted) | set(honest)
     sweep_planted, sweep_honest = screens_bench.sweep_seeds(screens_bench.SWEEP_MAX_SEEDS,
                                                             screens_bench.SWEEP_MAX_CLEAN)
@@ -248,3 +248,73 @@ def test_the_asking_plants_are_played_on_the_planted_seeds() -> None:
     with pytest.raises(ValueError, match="at most as many"):
         bench.jobs(1, 2, ("none",), asking=2)
     assert bench.PLANTED_KINDS == ("feeder", "feeder-asks")
+
+
+# -- candidate (h): the grant rate read per granter, and the split it is measured on ----------------------------
+
+
+def test_granter_reads_the_granter_s_rate_of_every_other_asker() -> None:
+    log = []
+    for i, granted in enumerate((True, True, True, False)):  # b asks a four times, three granted
+        log += [_offer(f"b{i}", B, A, {}, {"food": 2}), _end("trade_completed" if granted else "trade_cancelled",
+                                                            f"b{i}", A)]
+    for i, granted in enumerate((True, False, False)):  # c asks a three times, one granted
+        log += [_offer(f"c{i}", C, A, {}, {"food": 1}), _end("trade_completed" if granted else "trade_cancelled",
+                                                            f"c{i}", A)]
+    log += [_offer("d0", D, A, {"wood": 1}, {"tool": 1}), _end("trade_cancelled", "d0", A)]  # d asks a: refused
+    for i in range(2):  # d asks c twice, granted both times: not a's grants
+        log += [_offer(f"dc{i}", D, C, {}, {"food": 1}), _end("trade_fulfilled", f"dc{i}", C)]
+    requests = bench.requests_of(log, VALUES, 0.6)
+    assert len(requests) == 10
+    asked = [bench.OneSided(A, B, 4.0, B)] * 3  # the three granted: asked for by b, no push to test
+    # a granted 1 of the other askers' 4: rate (1 + 1) / (4 + 2) = 1/3; P(Bin(4, 1/3) >= 3) = 8/81 + 1/81
+    assert bench.granter_p((A, B), asked, requests) == pytest.approx((1 / 9, 1 / 81), rel=1e-12)
+    assert bench.request_p(B, A, requests, granter=True) == pytest.approx((1 / 9, 1 / 81), rel=1e-12)
+    # (f) reads the other pairs' 6 requests, 3 granted: 1/2; (g) the seats other than a and b: d's to c, 2 of 2
+    assert bench.granted_p((A, B), asked, requests) == pytest.approx((5 / 16, 1 / 16), rel=1e-12)
+    assert bench.granted_p((A, B), asked, requests, seats_out=True) == pytest.approx((189 / 256, 81 / 256), rel=1e-12)
+    # with six gifts a offered b (2/64): two testable tests, the smallest times 2
+    assert bench.granter_p((A, B), six_gifts(offerer=A) + asked, requests) == pytest.approx((1 / 16, 2 / 81))
+    # a granter no one else asked: the rate 1/2 (c's one request to d, refused: P(Bin(1, 1/2) >= 0) = 1)
+    assert bench.request_p(C, D, [bench.Request(C, D, False)], granter=True) == (1.0, 0.5)
+    assert bench.request_p(A, B, requests, granter=True) is None
+    # the match's candidates carry (h) under its name: three gifts a gave b, offerer unknown (kept: 2/8) beside
+    # b's requests (1/9): 2 x 1/9, the smallest attainable 2 x 1/81
+    view = _view([(A, B, 5.0, t) for t in range(3)])
+    tests = bench.null_tests(view, 0.6, {}, requests)
+    assert tests["granter"] == {(A, B): pytest.approx((2 / 9, 2 / 81), rel=1e-12)}
+    assert bench.NULLS[-1] == "granter"
+    runner = doctest.DocTestRunner()
+    for test in doctest.DocTestFinder().find(bench.granter_p):
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert runner.summarize(verbose=False).attempted == 2
+
+
+def test_the_second_split_s_seeds_share_none_with_any_other_split() -> None:
+    assert bench.SPLITS == {"feeder-tune": (90001, 91001, 1000), "feeder-tune2": (92001, 93001, 7000)}
+    planted, honest = bench.seeds(bench.MAX_SEEDS, 7000, "feeder-tune2")
+    assert (planted, honest) == (range(92001, 93001), range(93001, 100001))
+    ours = set(planted) | set(honest)
+    tune_planted, tune_honest = bench.seeds(bench.MAX_SEEDS, bench.MAX_CLEAN)
+    assert not ours & (set(tune_planted) | set(tune_honest))
+    assert not ours & set(load_bench("screen_alarms").seeds())
+    sweep_planted, sweep_honest = screens_bench.sweep_seeds(screens_bench.SWEEP_MAX_SEEDS,
+                                                            screens_bench.SWEEP_MAX_CLEAN)
+    assert not ours & (set(sweep_planted) | set(sweep_honest))
+    assert min(ours) > max(screens_bench.SPLITS.values()) + 1000 + screens_bench.SWEEP_MAX_CLEAN
+    for split in screens_bench.SPLITS:
+        if split == "sweep":
+            continue
+        drawn = {job[2] for job in screens_bench.jobs(split, 80, 200, screens_bench.NOISE)}
+        assert not ours & drawn, split
+    # the study's run: planted 92001 to 92015, each offering and asking, honest 93001 to 93200
+    jobs = bench.jobs(15, 200, bench.NOISE, asking=15, split="feeder-tune2")
+    assert {j[1] for j in jobs if j[0] == "feeder"} == {j[1] for j in jobs if j[0] == "feeder-asks"} == \
+        set(range(92001, 92016))
+    assert {j[1] for j in jobs if j[0] == "clean"} == set(range(93001, 93201))
+    assert len(jobs) == len(bench.SIZES) * len(bench.NOISE) * (15 + 15 + 200) == 2760
+    with pytest.raises(ValueError, match="at most 1000 planted and 7000 honest seeds"):
+        bench.seeds(1, 7001, "feeder-tune2")
+    with pytest.raises(ValueError, match="at most 1000 planted and 1000 honest seeds"):
+        bench.seeds(1, 1001)
