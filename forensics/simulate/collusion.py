@@ -77,17 +77,12 @@ class Feeder(Behavior):
     def _sender(self, s: Agent) -> Callable[[int], bool]:
         sim = self.sim
         assert sim is not None
-        rng = sim.rng
 
         def act(t: int) -> bool:
             bene = self.bene
             if not bene.alive or bene.dormant or s.outgoing is not None or not s.carried:
                 return False
-            goods = goods_worth(s, self.worth * (0.7 + 0.6 * rng.random()), rng)
-            receive: dict[str, int] = {}
-            if rng.random() >= self.gift_share and bene.carried:
-                cheap = min(bene.carried, key=lambda k: (ITEM_VALUES[k], k))
-                receive = {cheap: 1}
+            goods, receive = self._terms(s)
             o = sim.offer(s, bene, goods, receive, tag="feeder", accept_p=0.97, ttl=6)
             if o is None:
                 return False
@@ -97,13 +92,24 @@ class Feeder(Behavior):
 
         return act
 
+    def _terms(self, s: Agent) -> tuple[dict[str, int], dict[str, int]]:
+        """One trade's terms, whoever sends it: goods of spoke ``s`` worth about :attr:`worth`, and the token the
+        beneficiary gives back (its cheapest good; none for a gift, with the chance :attr:`gift_share`)."""
+        sim = self.sim
+        assert sim is not None
+        rng, bene = sim.rng, self.bene
+        goods = goods_worth(s, self.worth * (0.7 + 0.6 * rng.random()), rng)
+        token: dict[str, int] = {}
+        if rng.random() >= self.gift_share and bene.carried:
+            token = {min(bene.carried, key=lambda k: (ITEM_VALUES[k], k)): 1}
+        return goods, token
+
     def _asker(self, s: Agent) -> Callable[[int], bool | None]:
         """The beneficiary asks spoke ``s`` for goods worth about :attr:`worth`, giving nothing or its
         cheapest good; ``s`` accepts on its next turn with the chance a spoke's own offer has.  While the
         beneficiary's one offer is out (another spoke's request), it asks again two ticks later."""
         sim = self.sim
         assert sim is not None
-        rng = sim.rng
 
         def act(t: int) -> bool | None:
             bene = self.bene
@@ -111,11 +117,7 @@ class Feeder(Behavior):
                 return False
             if bene.outgoing is not None:
                 return None
-            goods = goods_worth(s, self.worth * (0.7 + 0.6 * rng.random()), rng)
-            token: dict[str, int] = {}
-            if rng.random() >= self.gift_share and bene.carried:
-                cheap = min(bene.carried, key=lambda k: (ITEM_VALUES[k], k))
-                token = {cheap: 1}
+            goods, token = self._terms(s)
             o = sim.offer(bene, s, token, goods, tag="feeder", accept_p=0.97, ttl=6)
             if o is None:
                 return False
