@@ -75,20 +75,14 @@ class Feeder(Behavior):
         self.bene.tags.append("feeder-beneficiary")
 
     def _sender(self, s: Agent) -> Callable[[int], bool]:
-        sim = self.sim
-        assert sim is not None
+        """Spoke ``s`` offers the beneficiary goods worth about :attr:`worth`, for nothing or its cheapest good."""
 
         def act(t: int) -> bool:
             bene = self.bene
             if not bene.alive or bene.dormant or s.outgoing is not None or not s.carried:
                 return False
-            goods, receive = self._terms(s)
-            o = sim.offer(s, bene, goods, receive, tag="feeder", accept_p=0.97, ttl=6)
-            if o is None:
-                return False
-            o.on_complete = lambda eid, o=o: self.trades.append(
-                {"tradeId": o.tid, "event": eid, "from": o.frm.id, "gift": not o.receive})
-            return True
+            goods, token = self._terms(s)
+            return self._offer(s, bene, goods, token, gift=not token)
 
         return act
 
@@ -104,12 +98,22 @@ class Feeder(Behavior):
             token = {min(bene.carried, key=lambda k: (ITEM_VALUES[k], k)): 1}
         return goods, token
 
+    def _offer(self, frm: Agent, to: Agent, give: dict[str, int], receive: dict[str, int], *, gift: bool) -> bool:
+        """Send one of the feed's trades (a spoke's offer, or the beneficiary's request), accepted with a
+        spoke's chance; once completed it is listed in :attr:`trades` (``gift``: the beneficiary gives nothing)."""
+        sim = self.sim
+        assert sim is not None
+        o = sim.offer(frm, to, give, receive, tag="feeder", accept_p=0.97, ttl=6)
+        if o is None:
+            return False
+        o.on_complete = lambda eid, o=o: self.trades.append(
+            {"tradeId": o.tid, "event": eid, "from": o.frm.id, "gift": gift})
+        return True
+
     def _asker(self, s: Agent) -> Callable[[int], bool | None]:
         """The beneficiary asks spoke ``s`` for goods worth about :attr:`worth`, giving nothing or its
         cheapest good; ``s`` accepts on its next turn with the chance a spoke's own offer has.  While the
         beneficiary's one offer is out (another spoke's request), it asks again two ticks later."""
-        sim = self.sim
-        assert sim is not None
 
         def act(t: int) -> bool | None:
             bene = self.bene
@@ -118,12 +122,7 @@ class Feeder(Behavior):
             if bene.outgoing is not None:
                 return None
             goods, token = self._terms(s)
-            o = sim.offer(bene, s, token, goods, tag="feeder", accept_p=0.97, ttl=6)
-            if o is None:
-                return False
-            o.on_complete = lambda eid, o=o: self.trades.append(
-                {"tradeId": o.tid, "event": eid, "from": o.frm.id, "gift": not o.give})
-            return True
+            return self._offer(bene, s, token, goods, gift=not token)
 
         return act
 
