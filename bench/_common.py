@@ -83,3 +83,19 @@ class Serial:
 
     def imap(self, fn: Any, jobs: Any, chunksize: int = 1) -> Any:
         return map(fn, jobs)
+
+
+def run_jobs(fn: Any, todo: Any, workers: int, every: int) -> list[Any]:
+    """``fn`` over ``todo`` on ``workers`` processes (one: here, in order), the results in ``todo``'s order, a
+    progress line every ``every`` jobs and the seconds it all took."""
+    from multiprocessing import Pool
+
+    started = time.perf_counter()
+    rows = []
+    with Pool(workers) if workers > 1 else Serial() as pool:
+        for i, row in enumerate(pool.imap(fn, todo, chunksize=4), 1):
+            rows.append(row)
+            if i % every == 0:
+                print(f"  {i} matches, {time.perf_counter() - started:.0f} s", flush=True)
+    print(f"ran in {time.perf_counter() - started:.0f} s")
+    return rows

@@ -100,14 +100,13 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import Serial  # noqa: E402
+from _common import run_jobs  # noqa: E402
 from _labelled import wilson  # noqa: E402  (the benches' one Wilson interval)
 
 SPLIT = "feeder-tune"
@@ -694,14 +693,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"split {args.split}: planted seeds {first_planted}..{first_planted + args.seeds - 1}, honest seeds "
           f"{first_clean}..{first_clean + args.clean - 1}, the first {args.asking} planted seeds also with the "
           f"beneficiary asking; {len(todo)} matches; load average {os.getloadavg()[0]:.2f}")
-    started = time.perf_counter()
-    rows = []
-    with Pool(args.workers) if args.workers > 1 else Serial() as pool:
-        for i, row in enumerate(pool.imap(measure, todo, chunksize=4), 1):
-            rows.append(row)
-            if i % 250 == 0:
-                print(f"  {i} matches, {time.perf_counter() - started:.0f} s", flush=True)
-    print(f"ran in {time.perf_counter() - started:.0f} s")
+    rows = run_jobs(measure, todo, args.workers, every=250)
     report(rows, noise)
     return 0
 

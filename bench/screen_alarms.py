@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import feeder_nulls  # noqa: E402
-from _common import Serial  # noqa: E402
+from _common import Serial, run_jobs  # noqa: E402
 import screens  # noqa: E402  (bench/screens.py, the collusion screens benchmark)
 
 SPLIT = feeder_nulls.SPLIT
@@ -276,14 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     todo = jobs(args.clean, noise, sizes)
     print(f"split {SPLIT}: honest seeds {FIRST_CLEAN}..{FIRST_CLEAN + args.clean - 1} at {', '.join(sizes)}, "
           f"noise {', '.join(noise)}; {len(todo)} matches; load average {os.getloadavg()[0]:.2f}")
-    started = time.perf_counter()
-    rows = []
-    with Pool(args.workers) if args.workers > 1 else Serial() as pool:
-        for i, row in enumerate(pool.imap(measure, todo, chunksize=4), 1):
-            rows.append(row)
-            if i % 200 == 0:
-                print(f"  {i} matches, {time.perf_counter() - started:.0f} s", flush=True)
-    print(f"ran in {time.perf_counter() - started:.0f} s")
+    rows = run_jobs(measure, todo, args.workers, every=200)
     report(rows, noise, sizes, args.show)
     if args.habits:
         with Pool(args.workers) if args.workers > 1 else Serial() as pool:
