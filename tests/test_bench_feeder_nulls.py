@@ -124,11 +124,9 @@ def test_direction_p_at_even_chances_is_the_sign_flip_and_its_doctests_pass() ->
     assert runner.summarize(verbose=False).attempted == 2
 
 
-def test_the_split_s_seeds_share_none_with_the_screens_benchmark() -> None:
-    assert bench.SPLIT == "feeder-tune"
-    planted, honest = bench.seeds(bench.MAX_SEEDS, bench.MAX_CLEAN)
-    assert (planted, honest) == (range(90001, 91001), range(91001, 92001))
-    ours = set(planted) | set(honest)
+def _clear_of_the_screens_benchmark(ours: set[int]) -> None:
+    """``ours`` shares no seed with bench/screens.py's sweep nor with any seed its other splits draw, and lies
+    past all of them."""
     sweep_planted, sweep_honest = screens_bench.sweep_seeds(screens_bench.SWEEP_MAX_SEEDS,
                                                             screens_bench.SWEEP_MAX_CLEAN)
     assert not ours & (set(sweep_planted) | set(sweep_honest))
@@ -138,6 +136,14 @@ def test_the_split_s_seeds_share_none_with_the_screens_benchmark() -> None:
             continue
         drawn = {job[2] for job in screens_bench.jobs(split, 80, 200, screens_bench.NOISE)}
         assert not ours & drawn, split
+
+
+def test_the_split_s_seeds_share_none_with_the_screens_benchmark() -> None:
+    assert bench.SPLIT == "feeder-tune"
+    planted, honest = bench.seeds(bench.MAX_SEEDS, bench.MAX_CLEAN)
+    assert (planted, honest) == (range(90001, 91001), range(91001, 92001))
+    ours = set(planted) | set(honest)
+    _clear_of_the_screens_benchmark(ours)
     jobs = bench.jobs(2, 3, ("none", "heavy"))
     assert {j[1] for j in jobs if j[0] == "clean"} == {91001, 91002, 91003}
     assert {j[1] for j in jobs if j[0] == "feeder"} == {90001, 90002}
@@ -299,15 +305,7 @@ def test_the_second_split_s_seeds_share_none_with_any_other_split() -> None:
     tune_planted, tune_honest = bench.seeds(bench.MAX_SEEDS, bench.MAX_CLEAN)
     assert not ours & (set(tune_planted) | set(tune_honest))
     assert not ours & set(load_bench("screen_alarms").seeds())
-    sweep_planted, sweep_honest = screens_bench.sweep_seeds(screens_bench.SWEEP_MAX_SEEDS,
-                                                            screens_bench.SWEEP_MAX_CLEAN)
-    assert not ours & (set(sweep_planted) | set(sweep_honest))
-    assert min(ours) > max(screens_bench.SPLITS.values()) + 1000 + screens_bench.SWEEP_MAX_CLEAN
-    for split in screens_bench.SPLITS:
-        if split == "sweep":
-            continue
-        drawn = {job[2] for job in screens_bench.jobs(split, 80, 200, screens_bench.NOISE)}
-        assert not ours & drawn, split
+    _clear_of_the_screens_benchmark(ours)
     # the study's run: planted 92001 to 92015, each offering and asking, honest 93001 to 93200
     jobs = bench.jobs(15, 200, bench.NOISE, asking=15, split="feeder-tune2")
     assert {j[1] for j in jobs if j[0] == "feeder"} == {j[1] for j in jobs if j[0] == "feeder-asks"} == \
