@@ -209,6 +209,19 @@ def test_past_the_results_code_scanning_takes_a_run_says_so_and_stays_within_it(
     assert code_scanning_problems(over) == []
 
 
+def fed_folder(where: Path, gz: bool) -> str:
+    """A feeder match written as a folder under ``where`` (``m_0123456789ab/``), its events gzipped when ``gz``:
+    the events file's name (``events.jsonl`` or ``events.jsonl.gz``)."""
+    import gzip
+
+    folder = write_match(where, feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40), form="folder")
+    if not gz:
+        return "events.jsonl"
+    (folder / "events.jsonl.gz").write_bytes(gzip.compress((folder / "events.jsonl").read_bytes()))
+    (folder / "events.jsonl").unlink()
+    return "events.jsonl.gz"
+
+
 @pytest.mark.parametrize("gz", [False, True])
 def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                      gz: bool) -> None:
@@ -217,15 +230,7 @@ def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch
     annotations place a finding in a file, not a folder (a line of a folder is nothing to show). Both now name
     the folder's events file (``events.jsonl``, or ``events.jsonl.gz``), which the evidence's events are in; the
     messages still name the target as given."""
-    import gzip
-
-    folder = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
-                         form="folder")
-    events = "events.jsonl"
-    if gz:
-        (folder / "events.jsonl.gz").write_bytes(gzip.compress((folder / "events.jsonl").read_bytes()))
-        (folder / "events.jsonl").unlink()
-        events += ".gz"
+    events = fed_folder(tmp_path / "fed", gz)
     monkeypatch.chdir(tmp_path)
     doc = _sarif(["screen", "fed/m_0123456789ab"])
     (result,) = doc["runs"][0]["results"]

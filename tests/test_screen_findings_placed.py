@@ -66,22 +66,16 @@ def test_a_match_folder_is_placed_in_the_events_file_it_was_read_from(tmp_path: 
     between the read and the render, or a run built without the files, was placed at the folder itself, which code
     scanning cannot show. The read now says which file it read (:attr:`MatchOutcome.files`) and the renderers place
     the finding there without a look at the disk; where the folder is still there, the same bytes as before."""
-    import gzip
     import os
 
     from daishi_forensics.report.render.screens import render
     from daishi_forensics.report.screening import screen_targets
 
     from .matchkit import archive, write_match
+    from .test_sarif_code_scanning import fed_folder
     from .test_screens_daishi import feeder_events
 
-    folder = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
-                         form="folder")
-    events = "events.jsonl"
-    if gz:
-        (folder / "events.jsonl.gz").write_bytes(gzip.compress((folder / "events.jsonl").read_bytes()))
-        (folder / "events.jsonl").unlink()
-        events += ".gz"
+    events = fed_folder(tmp_path / "fed", gz)
     write_match(tmp_path / "copy", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
                 form="folder")
     monkeypatch.chdir(tmp_path)
