@@ -71,6 +71,25 @@ match, each keeping what every seat does on its own and breaking only who-gives-
     granter's, not the match's.  Defined after (f) and (g) were read on ``feeder-tune``, before any
     figure of ``feeder-tune2`` was read.
 
+``share``
+    (i) the shipped sign flip, unchanged, with a second floor beside rule 3's size floor: the giver's net
+    value to the taker must be at least :data:`GIVER_SHARE` (a third) of all the value the giver handed
+    anyone in the match's voluntary exchanges (:func:`~daishi_forensics.screens.feeder.giver_share`); a pair
+    below it is no feed (its test stays in the family, as a pair under the size floor's does).  Not a null:
+    an effect-size floor on what a feed is.  A feeder exists to make the beneficiary rich, so much of what
+    it hands over goes there; an honest seat that keeps a beggar or a friend fed hands that seat a small
+    part of what it trades with everyone.  Defined after reading, on ``feeder-tune`` (its planted 90001 to
+    90015, offering and asking, and honest 91001 to 91100, every size and level), the giver's share of the
+    pairs with three or more one-sided exchanges: the pairs the shipped screen raised in honest matches
+    had a share of 0.06 to 0.37 (10th to 90th percentile per size), the planted spokes 0.49 to 0.93; a
+    third, a round figure between, kept 1,113 of the 1,114 planted pairs the shipped screen raised and 2 of
+    its 131 honest ones.  The operator screen (its shared-operator and duplicate-slot pairs are the
+    feeder's test) takes the same floor.  Measured on ``feeder-tune3`` (no study, bench or test has
+    generated its seeds) once with the rule final; it goes on to the held-out sweep only if there the
+    honest matches with a feeder finding are at most 4 of 200 in every size and level, and the offering
+    and the asking planted pairs found per size are not fewer than the sign flip's by more than 0.02 of
+    the planted pairs.
+
 Every candidate's p-values replace the feeder tests' (and their smallest attainable p-values, which Tarone's
 reduction reads) in the screen's own match-level step (:func:`~daishi_forensics.screens.screening.calibrate`,
 the other Daishi screens' tests as they are, the typologies' share as shipped), so the figures compare:
@@ -83,6 +102,9 @@ matches of the same first N planted seeds with the beneficiary asking (``feeder_
 draws, the requests sent by the beneficiary and granted by the spokes).  Sizes: the simulator's
 defaults, 600 ticks, 4 player seats, a 6 x 6 map (:data:`SIZES`).  The held-out ``sweep`` split of
 ``bench/screens.py`` (70001...) and every report and fresh split are not touched here.
+
+Split ``feeder-tune3`` (``--split feeder-tune3``): planted seeds from 120001, honest seeds from 121001;
+generated first for candidate (i).
 
 Split ``feeder-tune2`` (``--split feeder-tune2``): planted seeds from 92001, honest seeds from 93001, laid out
 as ``feeder-tune``'s; no benchmark, test or study generated them before (``feeder-tune`` was read by three
@@ -118,10 +140,11 @@ MAX_CLEAN = 1000
 SPLITS: dict[str, tuple[int, int, int]] = {
     SPLIT: (FIRST_PLANTED, FIRST_CLEAN, MAX_CLEAN),
     "feeder-tune2": (92001, 93001, 7000),
+    "feeder-tune3": (120001, 121001, 1000),
 }
 """Per split: its first planted seed, its first honest seed, and how many honest seeds it holds (at most
 :data:`MAX_SEEDS` planted seeds each): ``feeder-tune`` 90001 to 92000 (it has used 90001 to 90015 and 91001 to
-91200), ``feeder-tune2`` 92001 to 100000."""
+91200), ``feeder-tune2`` 92001 to 100000, ``feeder-tune3`` 120001 to 122000."""
 SIZES: tuple[tuple[str, dict[str, int]], ...] = (
     ("default", {}),
     ("600 ticks", {"ticks": 600}),
@@ -130,12 +153,14 @@ SIZES: tuple[tuple[str, dict[str, int]], ...] = (
 )
 NOISE = ("none", "medium", "heavy")
 NULLS = ("signflip", "propensity", "asked", "receivers", "empirical", "pushed", "granted", "granted-seats",
-         "granter")
+         "granter", "share")
 PLANTED_KINDS = ("feeder", "feeder-asks")
 """The planted matches: the simulator's feeder (its spokes offer) and, on the same seeds, one whose
 beneficiary asks (``feeder_mode="ask"``)."""
 EMPIRICAL_MIN = 3
 """Pairs with fewer one-sided exchanges cannot show anything (their smallest p is 1/2 or 1): left out of the scale."""
+GIVER_SHARE = 1.0 / 3.0
+"""Candidate (i)'s floor: the giver's net value to the taker over all it handed anyone."""
 PRIOR = 1.0
 """Precision of the N(0, 1) prior on each seat's propensity (and on beta)."""
 GRID = 64
@@ -478,19 +503,23 @@ def null_tests(view: Any, min_dir: float, offerers: Mapping[Any, str],
     scale = empirical_scale(flips)
     for key, (p, smallest) in out["signflip"].items():
         out["empirical"][key] = empirical_p(p, smallest, scale)
+    out["share"] = dict(out["signflip"])  # (i) tests as shipped; its floor is applied to the feeds
     return out
 
 
-def feeder_flags_under(view: Any, config: Any, result: Any, tests: Mapping[tuple[str, str], tuple[float, float]]) -> list[Any]:
+def feeder_flags_under(view: Any, config: Any, result: Any, tests: Mapping[tuple[str, str], tuple[float, float]],
+                       giver_share: float = 0.0) -> list[Any]:
     """The feeder screen's flags when its tests (and the operator screen's, which are the feeder's
-    hypotheses) take ``tests``' p-values, through the screen's own match-level step."""
+    hypotheses) take ``tests``' p-values, through the screen's own match-level step; ``giver_share``:
+    candidate (i)'s floor on the feeds."""
     from dataclasses import replace
 
     from daishi_forensics.screens.feeder import feeds
     from daishi_forensics.screens.screening import TYPOLOGIES, calibrate, typology_share
     from daishi_forensics.screens.stats import Test
 
-    params = config.screens["feeder"]
+    params = dict(config.screens["feeder"])
+    params["min_giver_share"] = max(giver_share, float(params.get("min_giver_share", 0.0)))
     found, _ = feeds(view, params)
     new_tests = []
     for t in result.tests:
@@ -561,7 +590,7 @@ def measure(job: tuple[str, int, str, str]) -> dict[str, Any]:
     costs["askedShare"] = sum(1 for x in sided if x.offerer == x.taker) / len(sided) if sided else 0.0
     raised: dict[str, list[tuple[str, str]]] = {}
     for name in NULLS:
-        flags = feeder_flags_under(view, config, result, tested[name])
+        flags = feeder_flags_under(view, config, result, tested[name], GIVER_SHARE if name == "share" else 0.0)
         raised[name] = sorted({tuple(sorted(p)) for f in flags for p in f.pairs})  # type: ignore[misc]
     planted = [p for p in match.truth["planted"] if p["kind"] == "feeder"]
     bene = {(p["beneficiary"], s) for p in planted for s in p["spokes"]}
@@ -668,7 +697,7 @@ def report(rows: Sequence[Mapping[str, Any]], noise: Sequence[str]) -> None:
                 if hit:
                     print(f"  {name:10s} {size:16s} {level:8s} {hit}")
     print("\n== planted pairs missed, per candidate (kind, size, level: seed and pair) ==")
-    for name in ("signflip", "pushed", "granted", "granted-seats", "granter"):
+    for name in ("signflip", "pushed", "granted", "granted-seats", "granter", "share"):
         for r in rows:
             if r["kind"] in kinds:
                 missed = sorted(set(map(tuple, r["planted"])) - set(map(tuple, r["raised"][name])))

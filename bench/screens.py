@@ -1,7 +1,8 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
     python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5] [--workers N] [--tune-noise none,medium]
-    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--workers N]
+    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare]
+                            [--workers N]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
 says which split it comes from.
@@ -37,7 +38,10 @@ simulated and replayed match costs 0.04 to 0.5 s (the 32-seat ones the dearest),
 matches per setting and level, 8 planted seeds per kind: 6,720 matches) take about ten minutes on two idle
 workers (6,160 matches, 4 planted seeds a kind, took 15 minutes on one worker of a shared machine); 200 is
 the fewest with which a setting and level with no alarm has its interval's top under the 2% target (and the 800
-of a setting's four levels pooled, with no flag, under the 0.5% flag target).
+of a setting's four levels pooled, with no flag, under the 0.5% flag target).  ``--sweep-compare`` screens the
+same matches again with the feeder's share floor off (configuration 2.14.0's feeder, operator and season
+screens) and prints both: the honest matches with a finding of the feeder's test and the planted feeder pairs
+found, per setting.
 
 Printed, each measured in this one run:
 
@@ -669,6 +673,59 @@ def sweep_clean(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, 
         print(note)
 
 
+FLOOR_OFF = {"screens": {name: {"min_giver_share": 0} for name in ("feeder", "operator", "season")}}
+"""The screens with the feeder's share floor off (as under configuration 2.14.0), for ``--sweep-compare``."""
+
+
+def feed_findings(result: Any) -> bool:
+    """Whether a screening result holds a finding of the feeder's test (the feeder screen's, or the
+    operator screen's shared-operator and duplicate-slot pairs, which read it)."""
+    return any(f.screen == "feeder" or f.kind in ("shared_operator", "duplicate_slot") for f in result.flags)
+
+
+def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str]) -> None:
+    """The feeder's share floor against the screens without it (:data:`FLOOR_OFF`), on the same sweep matches:
+    per setting and level, the honest matches with a finding of the feeder's test (:func:`feed_findings`) and
+    the ones ``flag``ged by it, and per setting, every level pooled, the planted feeder pairs the feeder
+    screen raised, and the difference as a share of the planted pairs."""
+    from daishi_forensics.screens import load_config, screen_graph
+
+    shipped, off = load_config(), load_config(FLOOR_OFF)
+    print("\n== split sweep: the feeder's test with its share floor (as shipped) and without it (off) ==")
+    print("  setting                                    noise    honest with a feeder-test finding: shipped / off   "
+          "of them flag: shipped / off")
+    for name, settings in SCREEN_SWEEPS:
+        said = sweep_settings(settings)
+        found = {"shipped": 0, "off": 0}
+        planted_n = 0
+        for level in NOISE:
+            honest = [r for r, n in zip(rows, names) if n == name and r[1] == "clean" and r[3] == level]
+            if honest:
+                counts = {"shipped": [0, 0], "off": [0, 0]}
+                for r in honest:
+                    for label, config in (("shipped", shipped), ("off", off)):
+                        result = screen_graph(r[4], config)
+                        if feed_findings(result):
+                            counts[label][0] += 1
+                            counts[label][1] += any(f.level == "flag" and (f.screen == "feeder" or f.kind in (
+                                "shared_operator", "duplicate_slot")) for f in result.flags)
+                n = len(honest)
+                print(f"  {said:42s} {level:8s} {rate_ci(counts['shipped'][0], n)} / {rate_ci(counts['off'][0], n)}   "
+                      f"{counts['shipped'][1]} / {counts['off'][1]}")
+            for r in (r for r, n in zip(rows, names) if n == name and r[1] == "feeder" and r[3] == level):
+                plants = [p for p in r[5]["planted"] if p["kind"] == "feeder"]
+                pairs = set().union(*(planted_pairs(p) for p in plants)) if plants else set()
+                planted_n += len(pairs)
+                for label, config in (("shipped", shipped), ("off", off)):
+                    raised = {_pair(a, b) for f in screen_graph(r[4], config).flags if f.screen == "feeder"
+                              for a, b in f.pairs}
+                    found[label] += len(pairs & raised)
+        if planted_n:
+            print(f"  {said:42s} {'planted':8s} feeder pairs found: shipped {rate_ci(found['shipped'], planted_n)}, "
+                  f"off {rate_ci(found['off'], planted_n)}; shipped - off {(found['shipped'] - found['off']) / planted_n:+.3f} "
+                  "of the planted pairs")
+
+
 def run_sweep(args: argparse.Namespace) -> None:
     """The settings sweep (``--sweep``): simulated on the ``sweep`` split with :func:`simulate` and the
     worker pool, then the honest matches' rates (:func:`sweep_clean`) and the planted kinds' recall and
@@ -684,6 +741,8 @@ def run_sweep(args: argparse.Namespace) -> None:
           f"({args.workers} workers): at each of {len(SCREEN_SWEEPS)} settings and noise levels "
           f"{', '.join(levels)}, honest {_span(honest)}, planted {_span(planted)} a kind")
     sweep_clean(rows, names, honest)
+    if args.sweep_compare:
+        sweep_compare(rows, names)
     if planted:
         for name, settings in SCREEN_SWEEPS:
             label = f"sweep ({sweep_settings(settings)}; {_span(planted)} a kind and level)"
@@ -726,6 +785,9 @@ def main() -> None:
                              "alarmed, the interval's top is under the 2%% target)")
     parser.add_argument("--sweep-seeds", type=int, default=8,
                         help="seeds per planted kind, setting and noise level of the sweep (default 8; 0: none)")
+    parser.add_argument("--sweep-compare", action="store_true",
+                        help="with --sweep: also screen the sweep's matches with the feeder's share floor off and print "
+                             "both (honest matches with a finding of the feeder's test; planted feeder pairs found)")
     parser.add_argument("--sweep-noise", default=",".join(NOISE),
                         help="noise levels of the sweep (default none,light,medium,heavy)")
     args = parser.parse_args()

@@ -17,7 +17,11 @@ Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
    lets each one have gone either way.  Six gifts of one size all the same way: p = 2/64.
 3. A pair is a *feed* (giver -> taker, the way the sum runs) when the net value the giver
    passed over *all* their exchanges is at least ``min_spoke_value`` typical exchanges of
-   the match (a size floor: it can only remove a feed).
+   the match (a size floor: it can only remove a feed), and at least ``min_giver_share`` of
+   all the value the giver handed anyone in the match's voluntary exchanges (:func:`given`; a
+   share floor, which can only remove a feed too).  A feeder exists to make the beneficiary
+   rich, so much of what it hands over goes there; an honest seat that keeps a beggar or a
+   friend fed hands that seat a small part of what it trades with everyone.
 4. After the match-level multiple-testing step, the feeds into one beneficiary are one
    flag: ``hub_and_spoke`` when two or more feeds into it are significant, else
    ``one_way_feed``, raised for ``review`` only (a single feeder is not a hub-and-spoke).
@@ -31,7 +35,7 @@ never beneficiaries or feeders.
 >>> for i in range(6):
 ...     _ = G.add_edge("s", "h", value=10.0, tick=i, event=i, kind="gift")
 >>> [(c.flag.agents, c.flag.p_value) for c in feeds(TransferView(G), {"min_directionality": 0.6,
-...   "min_spoke_value": 1.0})[0]]
+...   "min_spoke_value": 1.0, "min_giver_share": 1 / 3})[0]]
 [(('h', 's'), 0.03125)]
 """
 
@@ -46,7 +50,7 @@ from .flags import Flag, Level, ordered, pair_key
 from .graph import Exchange, TransferView
 from .stats import Candidate, Test, sign_flip_p
 
-__all__ = ["FEED_NULL", "feed_test", "feeds", "hubs", "one_way_feeds"]
+__all__ = ["FEED_NULL", "feed_test", "feeds", "given", "giver_share", "hubs", "one_way_feeds"]
 
 
 def _one_way(x: Exchange, giver: Any, min_dir: float) -> bool:
@@ -55,10 +59,11 @@ def _one_way(x: Exchange, giver: Any, min_dir: float) -> bool:
 
 
 def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exchanges: int,
-                  min_value: float) -> dict[tuple[Any, Any], tuple[float, float, int]]:
+                  min_value: float, min_share: float = 0.0) -> dict[tuple[Any, Any], tuple[float, float, int]]:
     """``(giver, taker) -> (net value, directionality of the one-sided exchanges, one-sided
     exchanges)`` for every pair where the giver feeds the taker (rule 2 of the module
-    docstring; ``min_value`` in typical exchanges).  Empty when nothing of value was traded.
+    docstring; ``min_value`` in typical exchanges, ``min_share`` rule 3's share floor).  Empty
+    when nothing of value was traded.
     """
     scale = view.scale
     feeds: dict[tuple[Any, Any], tuple[float, float, int]] = {}
@@ -70,7 +75,7 @@ def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exc
             count, value = one_sided[giver]
             back = one_sided[pair.other(giver)][1]
             net = pair.net_from(giver)
-            if count < min_one_way_exchanges or net < floor or value <= 0:
+            if count < min_one_way_exchanges or net < floor or value <= 0 or giver_share(view, giver, net) < min_share:
                 continue
             direction = (value - back) / (value + back)
             if direction >= min_directionality:
@@ -108,6 +113,29 @@ def _one_sided(view: TransferView, min_dir: float) -> list[tuple[Any, Any, Any, 
         rows.append((a, b, pair, {a: (count_a, value_a), b: (count_b, value_b)}))
     view.memo[memo_key] = rows
     return rows
+
+
+def given(view: TransferView) -> dict[Any, float]:
+    """Every node's voluntary value handed to anyone: its side of every pair's exchanges (valued legs only).
+    Read once per view."""
+    memo_key = ("feeder.given",)
+    found = view.memo.get(memo_key)
+    if found is not None:
+        totals: dict[Any, float] = found
+        return totals
+    totals = {}
+    for (a, b), pair in view.pairs.items():
+        for side in (a, b):
+            totals[side] = totals.get(side, 0.0) + pair.gave.get(side, 0.0)
+    view.memo[memo_key] = totals
+    return totals
+
+
+def giver_share(view: TransferView, giver: Any, net: float) -> float:
+    """``net`` (value ``giver`` passed one seat, net) as a share of all the value ``giver`` handed anyone
+    (:func:`given`; rule 3's share floor); 0 when it handed nothing."""
+    total = given(view).get(giver, 0.0)
+    return net / total if total > 0 else 0.0
 
 
 FEED_NULL = ("each one-sided exchange between the two was as likely to have gone the other way, its size "
@@ -150,6 +178,7 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         return [], []
     min_dir = float(params["min_directionality"])
     floor = float(params["min_spoke_value"]) * scale
+    min_share = float(params["min_giver_share"])
     tests: list[Test] = []
     found: list[Candidate] = []
     for (a, b), (p, smallest, total, count) in feed_test(view, min_dir).items():
@@ -159,6 +188,9 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         pair = view.pair(a, b)
         net = pair.net_from(giver)
         if total == 0 or net < floor:
+            continue
+        share = giver_share(view, giver, net)
+        if share < min_share:
             continue
         evidence = {e for x in pair.exchanges if _one_way(x, giver, min_dir) for e in x.events}
         if not evidence:
@@ -174,11 +206,12 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
             threshold=float(params["min_spoke_value"]),
             evidence=tuple(ordered(evidence)),
             explanation=(
-                f"{giver} passed {taker} {net:g} in net value ({net / scale:.1f} typical exchanges of this match) "
-                f"in {count - back} one-sided exchanges, against {back} the other way"
+                f"{giver} passed {taker} {net:g} in net value ({net / scale:.1f} typical exchanges of this match, "
+                f"{share:.0%} of all {giver} handed anyone) in {count - back} one-sided exchanges, against {back} the "
+                "other way"
             ),
             details={"beneficiary": taker, "spoke": giver, "netValue": net, "oneWayExchanges": count - back,
-                     "oneWayBack": back, "typicalExchangeValue": scale},
+                     "oneWayBack": back, "typicalExchangeValue": scale, "giverShare": share},
             p_value=p,
             null=FEED_NULL,
         )
@@ -225,6 +258,7 @@ def hubs(view: TransferView, flags: list[Flag]) -> list[Flag]:
                 "typicalExchangeValue": view.scale,
                 "netValue": total,
                 "spokes": [{"agent": f.details["spoke"], "netValue": f.details["netValue"],
+                            "giverShare": f.details["giverShare"],
                             "oneWayExchanges": f.details["oneWayExchanges"], "oneWayBack": f.details["oneWayBack"],
                             "pValue": f.p_value, "pAdjusted": f.p_adjusted} for f in spokes],
             },

@@ -13,7 +13,9 @@ names no operator: the seat is noted and screened as naming none):
   seats of one (operator, model) -- which the registration rule forbids -- moved value
   one way between them, by the feeder screen's test (its one-sided exchanges, at
   directionality ``min_directionality`` or more, ran one way beyond what the sign-flip null
-  allows, and the net value is at least ``min_value`` typical exchanges).  The score is that
+  allows, the net value is at least ``min_value`` typical exchanges, and at least
+  ``min_giver_share`` of all the value the giver handed anyone in the match: the feeder
+  screen's share floor, :func:`~daishi_forensics.screens.feeder.giver_share`).  The score is that
   net value in typical exchanges; the level follows the adjusted p-value.
 - ``shared_operator`` (review): the same, between two seats of one operator with
   different models (which the rule allows).
@@ -36,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .feeder import FEED_NULL, feed_test
+from .feeder import FEED_NULL, feed_test, giver_share
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 from .stats import Candidate, Test
@@ -79,6 +81,7 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
     scale = view.scale
     tested = feed_test(view, float(params["min_directionality"])) if scale else {}
     floor = float(params["min_value"]) * (scale or 0.0)
+    min_share = float(params["min_giver_share"])
     for op in ordered(by_operator):
         seats = by_operator[op]
         for i, a in enumerate(seats):
@@ -98,6 +101,14 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
                                      "ranked match (one slot per (operator, model), the evaluation design's "
                                      "governance rule); they moved no value one way between them, so no flag")
                     continue
+                share = giver_share(view, giver, net)
+                if share < min_share:
+                    if same:
+                        notes.append(f"registration: seats {a} and {b} share operator {op} and model {model} in a "
+                                     "ranked match (one slot per (operator, model), the evaluation design's "
+                                     f"governance rule); {giver} passed {b if giver == a else a} {share:.0%} of all "
+                                     f"it handed anyone, under the floor of {min_share:.0%}, so no flag")
+                    continue
                 key = ("feeder", k[0], k[1])
                 tests.append(Test(key, result[0], result[1]))
                 taker = b if giver == a else a
@@ -115,10 +126,11 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
                     evidence=tuple(ordered(evidence)),
                     explanation=(
                         f"{giver} and {taker} are both seats of operator {op} ({what}), and {giver} passed {taker} "
-                        f"{net:g} in net value one way ({net / (scale or 1.0):.1f} typical exchanges)."
+                        f"{net:g} in net value one way ({net / (scale or 1.0):.1f} typical exchanges, {share:.0%} of all "
+                        f"{giver} handed anyone)."
                     ),
                     details={"operator": op, "models": [view.attr(a, "model"), view.attr(b, "model")],
-                             "giver": giver, "receiver": taker, "netValue": net},
+                             "giver": giver, "receiver": taker, "netValue": net, "giverShare": share},
                     p_value=result[0],
                     null=FEED_NULL,
                 )

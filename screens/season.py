@@ -7,7 +7,8 @@ busy seat a "hub" of small one-way remainders, and every good goes round some cy
 So the season is not screened on raw transfers.  It is screened on *feeds*: in each
 match, the pairs where one seat passed the other value one way by the feeder screen's
 spoke test (:func:`daishi_forensics.screens.feeder.one_way_feeds`), at least
-``min_feed_value`` typical exchanges of that match.  A feed is already unusual in one
+``min_feed_value`` typical exchanges of that match and at least ``min_giver_share`` of all
+the value the giver handed anyone in it (the feeder screen's share floor).  A feed is already unusual in one
 match; the season asks how feeds connect.
 
 - **Season feeder** (``feeder`` / ``hub_and_spoke``): a node (agent, or operator) fed
@@ -70,7 +71,7 @@ def match_feeds(view: TransferView, params: Mapping[str, Any], position: int = 0
     name = str(view.graph.graph.get("name", position))
     scale = view.scale or 0.0
     found = one_way_feeds(view, float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
-                          float(params["min_feed_value"]))
+                          float(params["min_feed_value"]), float(params["min_giver_share"]))
     feeds = []
     for (giver, taker), (net, _direction, _count) in sorted(found.items(), key=lambda kv: repr(kv[0])):
         pair = view.pair(giver, taker)

@@ -289,7 +289,7 @@ def test_granter_reads_the_granter_s_rate_of_every_other_asker() -> None:
     view = _view([(A, B, 5.0, t) for t in range(3)])
     tests = bench.null_tests(view, 0.6, {}, requests)
     assert tests["granter"] == {(A, B): pytest.approx((2 / 9, 2 / 81), rel=1e-12)}
-    assert bench.NULLS[-1] == "granter"
+    assert bench.NULLS[-2:] == ("granter", "share")
     runner = doctest.DocTestRunner()
     for test in doctest.DocTestFinder().find(bench.granter_p):
         runner.run(test)
@@ -298,7 +298,8 @@ def test_granter_reads_the_granter_s_rate_of_every_other_asker() -> None:
 
 
 def test_the_second_split_s_seeds_share_none_with_any_other_split() -> None:
-    assert bench.SPLITS == {"feeder-tune": (90001, 91001, 1000), "feeder-tune2": (92001, 93001, 7000)}
+    assert bench.SPLITS == {"feeder-tune": (90001, 91001, 1000), "feeder-tune2": (92001, 93001, 7000),
+                            "feeder-tune3": (120001, 121001, 1000)}
     planted, honest = bench.seeds(bench.MAX_SEEDS, 7000, "feeder-tune2")
     assert (planted, honest) == (range(92001, 93001), range(93001, 100001))
     ours = set(planted) | set(honest)
@@ -316,3 +317,39 @@ def test_the_second_split_s_seeds_share_none_with_any_other_split() -> None:
         bench.seeds(1, 7001, "feeder-tune2")
     with pytest.raises(ValueError, match="at most 1000 planted and 1000 honest seeds"):
         bench.seeds(1, 1001)
+
+
+def test_the_third_split_s_seeds_share_none_with_any_other_split() -> None:
+    planted, honest = bench.seeds(bench.MAX_SEEDS, 1000, "feeder-tune3")
+    assert (planted, honest) == (range(120001, 121001), range(121001, 122001))
+    ours = set(planted) | set(honest)
+    for other in ("feeder-tune", "feeder-tune2"):
+        first_planted, first_honest, most = bench.SPLITS[other]
+        theirs = bench.seeds(bench.MAX_SEEDS, most, other)
+        assert not ours & (set(theirs[0]) | set(theirs[1])), other
+    assert not ours & set(load_bench("screen_alarms").seeds())
+    _clear_of_the_screens_benchmark(ours)
+
+
+def test_the_share_candidate_keeps_the_sign_flip_and_drops_a_feed_under_a_third() -> None:
+    """Candidate (i): the sign flip's p-values as they are, and the giver's share floor on the feeds.  a gives b
+    six gifts of 5 (30) and hands c 60 more in fair trades: a third exactly, a feed; one more fair trade
+    of 3 and the gifts are 30 of 93: none."""
+    from daishi_forensics.screens import load_config
+    from daishi_forensics.screens.screening import screen_view
+
+    rows = [(A, B, 5.0, t) for t in range(6)]
+    config = load_config({"general": {"false_alarm_rate": 0.5}})
+    for extra, kept in ((0, True), (1, False)):
+        view = _view(rows)
+        graph = view.graph
+        for t in range(2 + extra):
+            size = 30.0 if t < 2 else 3.0
+            graph.add_edge(A, C, value=size, tick=20 + t, event=100 + t, exchange=100 + t, goods={"wood": size})
+            graph.add_edge(C, A, value=size, tick=20 + t, event=100 + t, exchange=100 + t, goods={"food": size})
+        view = type(view)(graph)
+        tests = bench.null_tests(view, 0.6, {})
+        assert tests["share"] == tests["signflip"] == {(A, B): (2 / 64, 2 / 64)}
+        result = screen_view(view, config)
+        under = bench.feeder_flags_under(view, config, result, tests["share"], bench.GIVER_SHARE)
+        assert [f.agents for f in under] == ([(B, A)] if kept else [])

@@ -220,6 +220,46 @@ def test_a_beggar_helped_by_many_is_clear() -> None:
     assert screen_graph(g).verdict == "clear"
 
 
+def test_a_feed_is_at_least_a_third_of_all_the_giver_handed_anyone() -> None:
+    """The share floor (feeder rule 3): fourteen gifts of 12 one way, and fair trades with someone else.
+    With 336 handed out in fair trades, the gifts are 168 of 504, a third exactly: a feed.  One more fair
+    trade of 6 and they are 168 of 510: no feed, though the sign-flip test is the same."""
+    from daishi_forensics.screens.feeder import feed_test, giver_share
+
+    g = nx.MultiDiGraph()
+    honest_market(g, ["a", "b", "c"], rounds=2)
+    for t in range(14):
+        gift(g, "s", "h", 20 + t, 12.0)
+    for t in range(7):
+        trade(g, "s", "a", 40 + t, {"wood": 48.0}, {"food": 48.0})
+    view = TransferView(g)
+    assert giver_share(view, "s", 168.0) == 1 / 3
+    [flag] = flags_of(g, "feeder")
+    assert (flag.kind, flag.agents, flag.p_value) == ("one_way_feed", ("h", "s"), 2 / 2 ** 14)
+    assert flag.details["giverShare"] == 1 / 3 and "33% of all s handed anyone" in flag.explanation
+    trade(g, "s", "a", 60, {"wood": 6.0}, {"food": 6.0})
+    view = TransferView(g)
+    assert giver_share(view, "s", 168.0) == 168.0 / 510.0
+    assert feed_test(view, 0.6)[("h", "s")] == (2 / 2 ** 14, 2 / 2 ** 14, -168.0, 14)
+    assert flags_of(g, "feeder") == []
+
+
+def test_a_friend_who_keeps_a_beggar_fed_out_of_a_busy_trade_is_clear() -> None:
+    """A seat gives its friend, a beggar, food twenty times and nothing comes back (a sign-flip p of
+    2 / 2^20), while it trades fairly and much with three others: the food is 40 of the 400 it handed
+    anyone, a tenth, so no feed."""
+    g = nx.MultiDiGraph()
+    honest_market(g, ["x", "y", "z"], rounds=2)
+    for t in range(20):
+        gift(g, "friend", "beggar", 10 + t, 2.0, "food")
+    for t, other in enumerate(["x", "y", "z"] * 5):
+        trade(g, "friend", other, 40 + t, {"wood": 24.0}, {"stone": 24.0})
+    from daishi_forensics.screens.feeder import giver_share
+
+    assert giver_share(TransferView(g), "friend", 40.0) == 0.1
+    assert flags_of(g, "feeder") == [] and screen_graph(g).verdict == "clear"
+
+
 def test_whole_items_paid_both_ways_between_friends_are_clear() -> None:
     """Two friends trade often; each, short of a cheap good, pays a whole tool for one wood, in both
     directions: off-price trades, but no side is favoured and nobody else is involved."""
@@ -1012,6 +1052,18 @@ def test_seats_of_one_operator_that_move_nothing_are_clear_with_a_note() -> None
     assert any(n.startswith("registration: seats a and b share operator op1") for n in result.notes)
 
 
+def test_seats_of_one_operator_feeding_a_small_share_are_clear_with_a_note() -> None:
+    # b gives a twelve gifts of 12 (net 144), and hands c 480 more in fair trades: 144 of 636 (6 + 150 + 480)
+    g = operator_graph(True, feed=True)
+    for t in range(10):
+        trade(g, "b", "c", 40 + t, {"wood": 48.0}, {"food": 48.0})
+    result = screen_graph(g)
+    assert not [f for f in result.flags if f.screen == "operator"]
+    assert ("registration: seats a and b share operator op1 and model m1 in a ranked match (one slot per (operator, "
+            "model), the evaluation design's governance rule); b passed a 23% of all it handed anyone, under the "
+            "floor of 33%, so no flag") in result.notes
+
+
 def test_unranked_match_is_not_screened_for_slots() -> None:
     result = screen_graph(operator_graph(False, feed=True))
     assert not [f for f in result.flags if f.screen == "operator"]
@@ -1135,13 +1187,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.14.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.15.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.14.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.15.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"

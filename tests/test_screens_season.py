@@ -88,3 +88,21 @@ def test_the_season_cycle_search_never_uses_simple_cycles(monkeypatch: pytest.Mo
     monkeypatch.setattr(nx, "simple_cycles", refuse)
     legs = [("A", "B"), ("B", "C"), ("C", "A")] * 2
     assert season_flags([match(f"m_{i}", [leg]) for i, leg in enumerate(legs)])
+
+
+def test_a_hub_whose_givers_hand_it_a_small_share_is_no_season_feeder() -> None:
+    """The feeder screen's share floor holds at season scale: S1 and S2 each give H three gifts of 12
+    (36) but hand H's neighbour N 80 in fair trades, 36 of 116 (under a third): no feed, no hub."""
+    def busy(name: str, giver: str) -> nx.MultiDiGraph:
+        g = match(name, [(giver, "H")])
+        for k in range(2):
+            e = next(_ids)
+            g.add_edge(giver, "N", value=40.0, tick=20 + k, event=e, exchange=e, goods={"wood": 40.0})
+            g.add_edge("N", giver, value=40.0, tick=20 + k, event=e, exchange=e, goods={"stone": 40.0})
+        return g
+
+    assert [f.kind for f in season_flags([match("m_1", [("S1", "H")]), match("m_2", [("S2", "H")])])] == [
+        "hub_and_spoke"]
+    assert season_flags([busy("m_1", "S1"), busy("m_2", "S2")]) == []
+    off = {"screens": {"season": {"min_giver_share": 0}}}  # the floor alone decides: without it, a hub
+    assert [f.kind for f in screen_season([busy("m_1", "S1"), busy("m_2", "S2")], off).flags] == ["hub_and_spoke"]
