@@ -749,7 +749,7 @@ def run_sweep(args: argparse.Namespace) -> None:
             detection([(label, *r[1:]) for r, n in zip(rows, names) if n == name and r[1] in KINDS], label)
     print(f"\n(sweep: honest seeds from {SPLITS['sweep'] + 1000} and planted seeds from {SPLITS['sweep']}, played "
           f"only at the settings above (each one of the defaults of 8 player seats, 300 ticks and a 12 x 12 map "
-          f"changed), never generated before this sweep; first run once its code was final; intervals: Wilson 95%)")
+          f"changed); every run is a look at this held-out split, counted in docs/benchmarks.md; intervals: Wilson 95%)")
 
 
 def main() -> None:
