@@ -11,7 +11,8 @@ benchmark measures, per pair, that p-value and those of candidate nulls built fr
 match, each keeping what every seat does on its own and breaking only who-gives-whom concentration:
 
 ``signflip``
-    the shipped test (:func:`~daishi_forensics.screens.stats.sign_flip_p`), for reference.
+    the sign-flip test (:func:`~daishi_forensics.screens.stats.sign_flip_p`) without a share floor: the screen as
+    configuration 2.14.0 shipped it, for reference (since 2.15.0 the shipped screen is (i), below).
 ``propensity``
     (a) each seat's propensity to be the giving side of a one-sided exchange, read from its one-sided exchanges
     with everyone *but* the pair's other seat (a Bradley-Terry direction model, logit P(a gives b) = t_a - t_b,
@@ -511,7 +512,8 @@ def feeder_flags_under(view: Any, config: Any, result: Any, tests: Mapping[tuple
                        giver_share: float = 0.0) -> list[Any]:
     """The feeder screen's flags when its tests (and the operator screen's, which are the feeder's
     hypotheses) take ``tests``' p-values, through the screen's own match-level step; ``giver_share``:
-    candidate (i)'s floor on the feeds."""
+    candidate (i)'s floor on the feeds (0 for the others, as they were measured: the screens of configuration
+    2.14.0; since 2.15.0 the shipped screen is (i))."""
     from dataclasses import replace
 
     from daishi_forensics.screens.feeder import feeds
@@ -519,7 +521,7 @@ def feeder_flags_under(view: Any, config: Any, result: Any, tests: Mapping[tuple
     from daishi_forensics.screens.stats import Test
 
     params = dict(config.screens["feeder"])
-    params["min_giver_share"] = max(giver_share, float(params.get("min_giver_share", 0.0)))
+    params["min_giver_share"] = giver_share  # candidates (a) to (h) were measured without the floor
     found, _ = feeds(view, params)
     new_tests = []
     for t in result.tests:
@@ -638,8 +640,9 @@ def _planted_figures(plant: Sequence[Mapping[str, Any]], name: str) -> tuple[int
 def report(rows: Sequence[Mapping[str, Any]], noise: Sequence[str]) -> None:
     """Print the figures per candidate, size and level: honest matches with a feeder finding, and recall and
     precision on each kind of planted match the run holds."""
-    mismatched = [r for r in rows if sorted(map(tuple, r["raised"]["signflip"])) != sorted(map(tuple, r["shipped"]))]
-    print(f"sign-flip through this bench's step against the shipped screen: {len(mismatched)} matches differ")
+    mismatched = [r for r in rows if sorted(map(tuple, r["raised"]["share"])) != sorted(map(tuple, r["shipped"]))]
+    print(f"(i) through this bench's step against the shipped screen (configuration 2.15.0 on): {len(mismatched)} "
+          "matches differ")
     kinds = [k for k in PLANTED_KINDS if any(r["kind"] == k for r in rows)]
     for name in NULLS:
         print(f"\n== {name} ==")
