@@ -2,10 +2,13 @@
 
 The scoring rubric, *Trade ledger* and *Circular reputation* (rubric 2.4): a pair's net share is
 0 when "the same goods went back and forth", and the reputation its trades paid counts as
-circular in proportion to ``1 - net share``.  A *mirror* of an exchange gives back, side by
-side and good by good, what the exchange moved, each good worth within ``ratio`` of what went
-(a gift mirrors a gift the other way); a round trip is an exchange and its mirror, each
-exchange used once, in time order.  The wash-pair, ring-member and round-trip-ring rules
+circular in proportion to ``1 - net share``.  Only a trade with goods on both sides pays
+reputation ("a gift pays nothing"), so a wash is made of trades.  A *mirror* of a trade gives
+back, side by side and good by good, what the trade moved, each good worth within ``ratio`` of
+what went; a round trip is a trade and its mirror, each exchange used once, in time order.  A
+gift (goods one way) mirrors nothing and is mirrored by nothing: a gift of food and a gift of
+food back, two seats short of food helping each other, is two one-sided exchanges (the feeder
+screen's to read), not a trade undone.  The wash-pair, ring-member and round-trip-ring rules
 (:mod:`.wash_pair`, :mod:`.wash_ring`) all read these round trips.
 
 >>> x = Exchange("a", "b", 1, "x", goods={"a": {"wood": 6.0}, "b": {"stone": 6.0}})
@@ -36,7 +39,14 @@ def _close(x: float, y: float, ratio: float) -> bool:
 
 def _mirrors(x: Exchange, y: Exchange, ratio: float) -> bool:
     """``y`` sends back what ``x`` moved: each side gives in ``y`` the goods it got in ``x``,
-    good by good, each worth within ``ratio`` (a gift mirrors a gift the other way)."""
+    good by good, each worth within ``ratio``; both are trades (goods both ways: a gift mirrors nothing).
+
+    >>> gift, back = Exchange("a", "b", 1, "g", goods={"a": {"food": 2.0}}), Exchange("a", "b", 2, "h", goods={"b": {"food": 2.0}})
+    >>> _mirrors(gift, back, 1.5)
+    False
+    """
+    if not all(z.goods.get(z.a) and z.goods.get(z.b) for z in (x, y)):
+        return False
     for side in (x.a, x.b):
         out, back = x.goods.get(side, {}), y.goods.get(x.other(side), {})
         if set(out) != set(back):
@@ -94,8 +104,8 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float, *, latest: bool = Fa
                 closed.add(match)
                 trips.append((exchanges[match], y))
                 continue
-        if not (out_a or out_b):
-            continue  # no goods: mirrors nothing (:func:`_mirrors`)
+        if not (out_a and out_b):
+            continue  # not a trade (goods one way or none): mirrors nothing (:func:`_mirrors`)
         bucket = buckets.get((sig_a, sig_b))
         if bucket is None:
             bucket = buckets[(sig_a, sig_b)] = (ordered(out_a), ordered(out_b), {})
@@ -189,23 +199,21 @@ def _mirrored_trips_scan(exchanges: list[Exchange], ratio: float, *,
 
 
 def mirrorable_value(view: TransferView, pair: PairFlow) -> float:
-    """Value of the pair's exchanges that some other exchange of the pair could mirror (one
-    whose sides gave the same goods the other way round): a bound on what its round trips
-    can carry (each trip is an exchange and its mirror, each used once)."""
+    """Value of the pair's trades that some other trade of the pair could mirror (one whose
+    sides gave the same goods the other way round; a gift mirrors nothing): a bound on what its
+    round trips can carry (each trip is a trade and its mirror, each used once)."""
     memo_key = ("ring.mirrorable", pair.a, pair.b)
     found: float | None = view.memo.get(memo_key)
     if found is not None:
         return found
     a, b = pair.a, pair.b
-    empty: dict[Any, float] = {}
     signatures: list[tuple[Any, Any]] = []
-    for x in pair.exchanges:
-        if not x.unvalued:
-            signatures.append((_signature(x.goods.get(a) or empty), _signature(x.goods.get(b) or empty)))
+    trades = [x for x in pair.exchanges if not x.unvalued and x.goods.get(a) and x.goods.get(b)]
+    for x in trades:
+        signatures.append((_signature(x.goods[a]), _signature(x.goods[b])))
     seen = set(signatures)
     total = 0.0
-    valued = (x for x in pair.exchanges if not x.unvalued)
-    for (sig_a, sig_b), x in zip(signatures, valued):
+    for (sig_a, sig_b), x in zip(signatures, trades):
         if (sig_b, sig_a) in seen:
             total += x.gave.get(a, 0.0) + x.gave.get(b, 0.0)
     view.memo[memo_key] = total

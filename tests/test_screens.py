@@ -260,6 +260,31 @@ def test_a_friend_who_keeps_a_beggar_fed_out_of_a_busy_trade_is_clear() -> None:
     assert flags_of(g, "feeder") == [] and screen_graph(g).verdict == "clear"
 
 
+def test_two_seats_short_of_food_that_give_each_other_food_are_no_wash_pair() -> None:
+    """Eight gifts of 6 food, back and forth: each is a gift (goods one way), which pays no reputation and
+    mirrors nothing (rubric 2.4, circular reputation), so no round trip.  The same goods sent as trades (food
+    for wood, then wood for food) are a wash pair."""
+    from daishi_forensics.screens.mirrors import mirrored_trips
+
+    def pair_graph(as_trades: bool) -> nx.MultiDiGraph:
+        g = nx.MultiDiGraph()
+        yardstick(g)
+        for t in range(8):
+            giver, taker = ("p", "q") if t % 2 == 0 else ("q", "p")
+            if as_trades:  # the giver sends the food for wood; the next trade sends both back
+                trade(g, giver, taker, 10 + t, {"food": 6.0}, {"wood": 6.0})
+            else:
+                gift(g, giver, taker, 10 + t, 6.0, "food")
+        return g
+
+    gifts = pair_graph(False)
+    assert mirrored_trips(TransferView(gifts).pair("p", "q").exchanges, 1.5) == []
+    assert not [f for f in flags_of(gifts, "ring") if f.kind == "wash_pair"]
+    trades = pair_graph(True)
+    assert len(mirrored_trips(TransferView(trades).pair("p", "q").exchanges, 1.5)) == 4
+    assert [f.agents for f in flags_of(trades, "ring") if f.kind == "wash_pair"] == [("p", "q")]
+
+
 def test_whole_items_paid_both_ways_between_friends_are_clear() -> None:
     """Two friends trade often; each, short of a cheap good, pays a whole tool for one wood, in both
     directions: off-price trades, but no side is favoured and nobody else is involved."""
@@ -1187,13 +1212,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.15.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.16.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.15.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.16.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
