@@ -102,7 +102,8 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
 
     Per match, value moved between seats (trades, gifts, raids, thefts, valued
     at the archive's item values) is screened for feeders (one-way flow into a
-    beneficiary), wash trading (goods going back and forth or round a ring),
+    beneficiary, at least a third of all its giver hands anyone), wash trading
+    (trades whose goods go back and forth or round a ring),
     cartels (a bloc that never hits its own while hitting outsiders within
     reach), off-price trades, thrown fights, mutual-advantage outliers and seats
     of one operator feeding each other, and for the money-laundering typologies
