@@ -237,6 +237,9 @@ def hubs(view: TransferView, flags: list[Flag]) -> list[Flag]:
         total = sum(f.details["netValue"] for f in spokes)
         scale = view.scale or 1.0
         names = ", ".join(str(f.details["spoke"]) for f in spokes)
+        low, high = (f"{x:.0%}" for x in (min(f.details["giverShare"] for f in spokes),
+                                          max(f.details["giverShare"] for f in spokes)))
+        shares = low if low == high else f"{low} to {high}"
         worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
         level: Level = "review" if any(f.level == "review" for f in spokes) else "flag"
         out.append(Flag(
@@ -249,7 +252,8 @@ def hubs(view: TransferView, flags: list[Flag]) -> list[Flag]:
             threshold=spokes[0].threshold,
             evidence=tuple(ordered({e for f in spokes for e in f.evidence})),
             explanation=(
-                f"{hub} received {total:g} in net value one way from {len(spokes)} seats ({names}), "
+                f"{hub} received {total:g} in net value one way from {len(spokes)} seats ({names}; each passed it {shares} "
+                f"of all it handed anyone), "
                 f"{total / scale:.1f} times what a typical exchange of this match moves, and gave little back; "
                 f"the chance quoted is its least unusual spoke's, {worst.details['spoke']}'s."
             ),

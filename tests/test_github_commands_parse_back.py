@@ -52,7 +52,8 @@ def test_screen_annotations_read_back_to_the_file_title_and_message(tmp_path: Pa
     fed = write_match(tmp_path / FOLDER, feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
     flag, partial = _commands(["screen", "--format", "github", str(fed)])
     assert flag[:2] == ("error", {"file": str(fed), "line": "19", "title": "daishi-forensics feeder/hub_and_spoke"})
-    assert flag[2].startswith("h received 432 in net value one way from 3 seats (a_1, a_2, a_4), 72.0 times what")
+    assert flag[2].startswith("h received 432 in net value one way from 3 seats (a_1, a_2, a_4; each passed it 86% to "
+                              "100% of all it handed anyone), 72.0 times what")
     assert flag[2].endswith(" Events: 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 … (+60).")
     assert partial == ("warning", {"file": str(fed), "title": "daishi-forensics not screened whole"},
                        "not screened: operator (no seat names its operator)")

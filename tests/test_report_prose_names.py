@@ -30,8 +30,8 @@ def _feeder(tmp_path: Path) -> str:
     return str(write_match(tmp_path, feeder_events(), arch))
 
 
-WHY = ("Hub{s}Two (h) received 432 in net value one way from 3 seats (Ash{nb}Vale (a{u}1), {bo}, a{u}4), 72.0 "
-       "times what a typical exchange of this match moves, and gave little back; the chance quoted is its least "
+WHY = ("Hub{s}Two (h) received 432 in net value one way from 3 seats (Ash{nb}Vale (a{u}1), {bo}, a{u}4; each passed it "
+       "86% to 100% of all it handed anyone), 72.0 times what a typical exchange of this match moves, and gave little back; the chance quoted is its least "
        "unusual spoke{q}s, Ash{nb}Vale (a{u}1){q}s. Chance under honest play in this match: 1 in 2,048, 1 in 341 "
        "counting the 4 tests here that could reach the alarm level.")
 
@@ -116,7 +116,7 @@ def test_a_space_at_either_end_of_a_name_is_written_out_in_sentences_as_in_cells
         "  \\x20Ash (a_1)",
         "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20 (h), a_2, a_4; p 0.000488, adjusted 0.00293 over 4 tests"]
     assert text[at + 3].startswith("           Hub\\x20 (h) received 432 in net value one way from 3 seats "
-                                   "(\\x20Ash (a_1), a_2, a_4)")
+                                   "(\\x20Ash (a_1), a_2, a_4; each passed it 86% to 100% of all it handed anyone)")
     md = _run(["behavior", target, "--format", "markdown", "--agent", "a_1"]).output.splitlines()
     assert "## In focus: \\\\x20Ash (a\\_1)" in md
     at = md.index("### Flags by agent")
@@ -127,5 +127,5 @@ def test_a_space_at_either_end_of_a_name_is_written_out_in_sentences_as_in_cells
     page = _run(["behavior", target, "--format", "html", "--agent", "a_1"]).output
     assert "<h2>In focus: <bdi>\\x20Ash</bdi> (a_1)</h2>" in page
     assert page.count('<div class="why"><bdi>Hub\\x20</bdi> (h) received 432 in net value one way from 3 seats '
-                      '(<bdi>\\x20Ash</bdi> (a_1), a_2, a_4)') == 2
+                      '(<bdi>\\x20Ash</bdi> (a_1), a_2, a_4; each passed it 86% to 100% of all it handed anyone)') == 2
     assert "In focus:  Ash" not in page and "Hub  (h)" not in page
