@@ -280,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.clean <= CLEAN:
         parser.error(f"--clean must be from 0 to {CLEAN} (the feeder study's honest seeds)")
+    most = feeder_nulls.SPLITS[args.split][2]
+    if not 0 <= args.skip <= most - args.clean:
+        parser.error(f"--skip must be from 0 to {most - args.clean}: the split {args.split} holds {most} honest seeds")
     noise = tuple(args.noise.split(","))
     sizes = tuple(args.sizes.split(","))
     unknown = [s for s in sizes if s != "default" and s not in dict(screens.SCREEN_SWEEPS)]
