@@ -439,23 +439,12 @@ def empirical_p(p: float, smallest: float, scale: float) -> tuple[float, float]:
 
 
 def one_sided_of(view: Any, min_dir: float, offerers: Mapping[Any, str]) -> dict[tuple[str, str], list[OneSided]]:
-    """Per screened pair, its one-sided exchanges as the feeder screen reads them (valued, directionality at
-    least ``min_dir``), with their offerers where the log says."""
-    out: dict[tuple[str, str], list[OneSided]] = {}
-    for (a, b), pair in view.pairs.items():
-        if a in view.exempt or b in view.exempt:
-            continue
-        rows = []
-        for x in pair.exchanges:
-            if x.unvalued:
-                continue
-            ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
-            if ga + gb > 0 and abs(ga - gb) / (ga + gb) >= min_dir:
-                giver, taker = (a, b) if ga > gb else (b, a)
-                rows.append(OneSided(giver, taker, abs(ga - gb), offerer_of(x.key, offerers)))
-        if rows:
-            out[(a, b)] = rows
-    return out
+    """Per screened pair, its one-sided exchanges as the feeder screen reads them
+    (:func:`~daishi_forensics.screens.feeder.one_sided_exchanges`), with their offerers where the log says."""
+    from daishi_forensics.screens.feeder import one_sided_exchanges
+
+    return {(a, b): [OneSided(*((a, b) if v > 0 else (b, a)), abs(v), offerer_of(x.key, offerers)) for x, v in rows]
+            for (a, b), rows in one_sided_exchanges(view, min_dir).items()}
 
 
 def offerer_of(key: Any, offerers: Mapping[Any, str]) -> str | None:

@@ -50,7 +50,7 @@ from .flags import Flag, Level, ordered, pair_key
 from .graph import Exchange, TransferView
 from .stats import Candidate, Test, sign_flip_p
 
-__all__ = ["FEED_NULL", "feed_test", "feeds", "given", "giver_share", "hubs", "one_way_feeds"]
+__all__ = ["FEED_NULL", "feed_test", "feeds", "given", "giver_share", "hubs", "one_sided_exchanges", "one_way_feeds"]
 
 
 def _one_way(x: Exchange, giver: Any, min_dir: float) -> bool:
@@ -83,36 +83,43 @@ def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exc
     return feeds
 
 
-def _one_sided(view: TransferView, min_dir: float) -> list[tuple[Any, Any, Any, dict[Any, tuple[int, float]]]]:
-    """Per screened pair with exchanges: ``(a, b, pair, {giver: (one-sided exchanges from it, value
-    they moved net)})`` (:func:`_one_way`); read once per view (the feeder, operator and season
-    screens ask with their own thresholds)."""
+def one_sided_exchanges(view: TransferView, min_dir: float) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
+    """Per screened pair ``(a, b)`` with any: its valued one-sided exchanges (rule 1: ``|gave_a - gave_b| /
+    (gave_a + gave_b)`` at least ``min_dir``) in time order, each with its signed net value (positive: ``a``
+    gave).  The feeder's test, its spoke counts and the operator and season screens read this one
+    reading; read once per view."""
     memo_key = ("feeder.one_sided", min_dir)
     found = view.memo.get(memo_key)
     if found is not None:
-        rows: list[tuple[Any, Any, Any, dict[Any, tuple[int, float]]]] = found
+        rows: dict[tuple[Any, Any], list[tuple[Exchange, float]]] = found
         return rows
-    rows = []
+    rows = {}
     exempt = view.exempt
     for (a, b), pair in view.pairs.items():
-        if a in exempt or b in exempt or not pair.exchanges:
+        if a in exempt or b in exempt:
             continue
-        count_a = count_b = 0
-        value_a = value_b = 0.0
+        mine = []
         for x in pair.exchanges:
             if x.unvalued:
                 continue
-            gave = x.gave
-            ga, gb = gave.get(a, 0.0), gave.get(b, 0.0)
-            if ga > 0 and (ga - gb) / (ga + gb) >= min_dir:
-                count_a += 1
-                value_a += ga - gb
-            if gb > 0 and (gb - ga) / (gb + ga) >= min_dir:
-                count_b += 1
-                value_b += gb - ga
-        rows.append((a, b, pair, {a: (count_a, value_a), b: (count_b, value_b)}))
+            ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
+            if ga + gb > 0 and abs(ga - gb) / (ga + gb) >= min_dir:
+                mine.append((x, ga - gb))
+        if mine:
+            rows[(a, b)] = mine
     view.memo[memo_key] = rows
     return rows
+
+
+def _one_sided(view: TransferView, min_dir: float) -> list[tuple[Any, Any, Any, dict[Any, tuple[int, float]]]]:
+    """Per screened pair with one-sided exchanges: ``(a, b, pair, {giver: (one-sided exchanges from it,
+    value they moved net)})`` (:func:`one_sided_exchanges`)."""
+    out = []
+    for (a, b), rows in one_sided_exchanges(view, min_dir).items():
+        from_a = [v for _x, v in rows if v > 0]
+        from_b = [-v for _x, v in rows if v < 0]
+        out.append((a, b, view.pair(a, b), {a: (len(from_a), sum(from_a)), b: (len(from_b), sum(from_b))}))
+    return out
 
 
 def given(view: TransferView) -> dict[Any, float]:
@@ -152,20 +159,10 @@ def feed_test(view: TransferView, min_dir: float) -> dict[tuple[Any, Any], tuple
         tested: dict[tuple[Any, Any], tuple[float, float, float, int]] = found
         return tested
     tested = {}
-    exempt = view.exempt
-    for (a, b), pair in view.pairs.items():
-        if a in exempt or b in exempt:
-            continue
-        values = []
-        for x in pair.exchanges:
-            if x.unvalued:
-                continue
-            ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
-            if ga + gb > 0 and abs(ga - gb) / (ga + gb) >= min_dir:
-                values.append(ga - gb)
-        if values:
-            p, smallest = sign_flip_p(values)
-            tested[(a, b)] = (p, smallest, sum(values), len(values))
+    for key, rows in one_sided_exchanges(view, min_dir).items():
+        values = [v for _x, v in rows]
+        p, smallest = sign_flip_p(values)
+        tested[key] = (p, smallest, sum(values), len(values))
     view.memo[memo_key] = tested
     return tested
 
