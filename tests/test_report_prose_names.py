@@ -30,6 +30,8 @@ def _feeder(tmp_path: Path) -> str:
     return str(write_match(tmp_path, feeder_events(), arch))
 
 
+# each spoke's share: a_1 and a_2 gave h twelve tools of 12 (144) and 24 in four fair trades of 6, 144 / 168 = 86%;
+# a_4 only the tools, 100%
 WHY = ("Hub{s}Two (h) received 432 in net value one way from 3 seats (Ash{nb}Vale (a{u}1), {bo}, a{u}4; each passed it "
        "86% to 100% of all it handed anyone), 72.0 times what a typical exchange of this match moves, and gave little back; the chance quoted is its least "
        "unusual spoke{q}s, Ash{nb}Vale (a{u}1){q}s. Chance under honest play in this match: 1 in 2,048, 1 in 341 "
