@@ -223,8 +223,8 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
 
 
 def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
-    """Why planted thrown fights were missed: under the size floor, short of the company gate and of the
-    silence level (what the acts took, in typical exchanges, in all and leaving the largest act out as
+    """Why planted thrown fights were missed: under the size floor (short of the company gate and of the
+    silence level, or past one of them and under the lower floor left there) (what the acts took, in typical exchanges, in all and leaving the largest act out as
     the floor reads it, and what kind of act took it; how long the two stood together, in median pairs) or a test that did not pass the match's family (then its p-value, the
     count's and the silence's parts, the cut it had to pass, and how many honest matches of the same
     split and level have a thrown-fight test as small, gates or not: where that is a few in a hundred,
@@ -236,6 +236,7 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
     config = load_config()
     floor = float(config.screens["thrown_fight"]["min_value"])
     gate = float(config.screens["thrown_fight"]["company_ratio"])
+    gated_floor = float(config.screens["thrown_fight"].get("min_value_gated", 0.0))
     print(f"\n== split {split}: planted thrown fights missed, and why ==")
     for noise in NOISE:
         mine = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "thrown_fight"]
@@ -261,10 +262,11 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                 kinds = Counter(a.kind for a in acts)
                 by_kind = {k: round(sum(a.value or 0.0 for a in acts if a.kind == k) / (view.scale or 1.0), 1)
                            for k in sorted(kinds)}
-                if again < floor and not (gate > 0 and view.contact is not None and ratio >= gate) \
-                        and not _kept_silent(graph, x, v):
+                gated = (gate > 0 and view.contact is not None and ratio >= gate) or _kept_silent(graph, x, v)
+                if again < (gated_floor if gated else floor):
                     under += 1
-                    why = "under the floor, short of the company gate and the silence level"
+                    why = (f"under the floor of {gated_floor:g} left for a pair that kept company or kept silent"
+                           if gated else "under the floor, short of the company gate and the silence level")
                 else:
                     untested += 1
                     why = "test" + _thrown_test_figures(result, clean, graph, x, v)
@@ -273,8 +275,8 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                              f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))}), "
                              f"together {ratio:.1f} median pairs")
         print(f"  {noise:8s} {planted - under - untested}/{planted} found; missed under the size floor of "
-              f"{floor:g} typical exchanges (leaving the largest act out), short of the company gate of {gate:g} median pairs "
-              f"and of the silence level {under}, by the test {untested}")
+              f"{floor:g} typical exchanges (leaving the largest act out; {gated_floor:g} past the company gate of "
+              f"{gate:g} median pairs or the silence level) {under}, by the test {untested}")
         for note in notes:
             print(f"             {note}")
 

@@ -38,15 +38,17 @@ Rule, per aggressor ``X`` and victim ``V``:
   (the two independent under honest play), where the victims' answer rate per act is at least
   ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing; where no other pair
   fought, there is no yardstick and only the count is read);
-- a size floor, company, or silence: the acts took at least ``min_value`` typical exchanges
-  leaving the largest act out (:func:`taken_again`: a thrown fight is a transfer, one side
-  letting the other *take its goods* again and again; one theft of a dear good, a tool worth
-  ten exchanges, is a robbery, and it made honest robberies pass a floor on the whole), or the
-  two stood together at least ``company_ratio`` times as long as the match's median pair (they
-  kept company far beyond any meeting of rivals), or the victim's silence alone is at most
-  ``silence_level`` (:func:`kept_silent`: an honest victim passes it that seldom, so it adds at
-  most that to the honest pairs raised).  The gate only removes a candidate: the pair's test
-  is in the match's family whatever the acts took.
+- a size floor, lowered by company or silence (:func:`passes_floor`): the acts took at least
+  ``min_value`` typical exchanges leaving the largest act out (:func:`taken_again`: a thrown fight
+  is a transfer, one side letting the other *take its goods* again and again; one theft of a dear
+  good, a tool worth ten exchanges, is a robbery, and it made honest robberies pass a floor on the
+  whole); where the two stood together at least ``company_ratio`` times as long as the match's
+  median pair (they kept company far beyond any meeting of rivals) or the victim's silence alone
+  is at most ``silence_level`` (:func:`kept_silent`: an honest victim passes it that seldom), at
+  least ``min_value_gated`` (one typical exchange: the gates lower the floor, they do not remove
+  it, since acts that took less than one ordinary exchange's worth again moved nothing, however
+  long the two stood together).  The gate only removes a candidate: the pair's test is in the
+  match's family whatever the acts took.
 
 What tells a thrown fight from an honest one, from what the log and the transfer graph give
 (forced acts with their kind, tick, value taken and who stood there; the pair's voluntary
@@ -67,7 +69,11 @@ exchanges; ticks together per pair; what the victim did to the aggressor):
   honest unanswered fights raised without the gate, 1.25 to 11.5 times;
 - *the fight moves value*.  A thrown fight is a transfer; an honest vendetta harms (an attack
   takes nothing) and its thefts take little: planted fights took 2.2 to 59 typical exchanges in
-  4 to 22 acts, the honest ones raised without the gate 0.4 to 7.0 in 1 to 8.
+  4 to 22 acts, the honest ones raised without the gate 0.4 to 7.0 in 1 to 8.  What the gates let
+  through shows it again (configuration 2.17.0): honest vendettas passed by company or silence with
+  two to four acts, attacks among them, taking 0 to 0.9 typical exchanges beside the largest (7 of
+  the 10 honest thrown-fight flags in 8,800 honest study matches of every size), the planted fights
+  2.2 and more everywhere but in 150-tick matches (0.36 to 0.91 in three of 25 found there).
 
 Neither the company nor the size is yet a calibrated statistic: the nulls tried from the same
 match (the value taken against the match's other acts, leaving the pair out; the victim's
@@ -145,8 +151,8 @@ from .flags import Flag, ordered, pair_key
 from .graph import Act, TransferView
 from .stats import Candidate, Test, betabinom_sf, nbinom_sf, poisson_sf, product_p, rate
 
-__all__ = ["MIN_ANSWER_RATE", "THROWN_NULL", "kept_company", "kept_silent", "silence_ticks_p", "taken_again",
-           "thrown_fight"]
+__all__ = ["MIN_ANSWER_RATE", "THROWN_NULL", "kept_company", "kept_silent", "passes_floor", "silence_ticks_p",
+           "taken_again", "thrown_fight"]
 
 
 THROWN_NULL = ("two parts, combined as independent (Fisher's product): the aggressor hit this victim at its own "
@@ -355,6 +361,7 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
     max_retaliation = int(params["max_retaliation"])
     min_cooperation = int(params["min_cooperation"])
     min_ratio = float(params["min_together_ratio"])
+    min_gated = float(params.get("min_value_gated", 0.0)) * (view.scale or 0.0)
     company_ratio = float(params.get("company_ratio", 0.0))
     silence_level = float(params.get("silence_level", 0.0))
     typical = view.typical_contact
@@ -386,7 +393,7 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             taken = sum(act.value or 0.0 for act in acts)
             company = kept_company(view, ratio, company_ratio)
             silent = kept_silent(test, silence_level)
-            if taken <= 0 or (taken_again(acts) < min_value and not company and not silent):
+            if not passes_floor(taken, taken_again(acts), min_value, min_gated, company or silent):
                 continue
             flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing, taken,
                                 acts_by.get(aggressor, 0.0) - len(acts), company, silent)
@@ -406,6 +413,23 @@ def taken_again(acts: list[Act]) -> float:
     """
     values = [act.value or 0.0 for act in acts]
     return sum(values) - max(values, default=0.0)
+
+
+def passes_floor(taken: float, again: float, min_value: float, min_gated: float, gated: bool) -> bool:
+    """Whether the acts pass the size floor (module rule): what they took again (leaving the largest
+    out, :func:`taken_again`) at least ``min_value`` for every pair, at least ``min_gated`` for a pair that
+    kept company or kept silent (``gated``).  The gates lower the floor, they do not remove it: a thrown
+    fight is a transfer, and acts that took less than one ordinary exchange's worth again moved nothing
+    worth a look, whoever stood by.  Acts that took nothing at all (``taken``) never pass.
+
+    >>> passes_floor(40.0, 12.0, 60.0, 6.0, False), passes_floor(40.0, 12.0, 60.0, 6.0, True)
+    (False, True)
+    >>> passes_floor(30.0, 5.0, 60.0, 6.0, True), passes_floor(30.0, 0.0, 60.0, 0.0, True)  # a gated floor of 0: off
+    (False, True)
+    """
+    if taken <= 0:
+        return False
+    return again >= (min_gated if gated else min_value)
 
 
 def kept_company(view: TransferView, ratio: float, company_ratio: float) -> bool:
@@ -501,6 +525,7 @@ def _thrown_flag(view: TransferView, pair: Any, aggressor: Any, victim: Any, tes
             "expectedActs": round(expected, 4),
             "aggressorActsOnOthers": int(others_acts),
             "valueTaken": taken,
+            "valueTakenAgain": taken_again(acts),
             "refills": refills,
             "retaliations": answered,
             "answerRate": round(test.answer_rate, 4),

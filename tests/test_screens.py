@@ -875,6 +875,45 @@ def test_a_small_thrown_fight_that_kept_company_passes_the_floor() -> None:
         assert (gated.testing["tests"], gated.testing["family"]) == (shipped.testing["tests"], shipped.testing["family"])
 
 
+def _vendetta_in_company(values: list[float]) -> nx.MultiDiGraph:
+    """x takes ``values`` from v (0: an attack) in the 120 ticks the two stood together, twelve times the
+    median pair's 10 (the company gate); the two traded twice; nobody else fought."""
+    outsiders = ["a", "b", "c", "d"]
+    contact = {pair: 10 for pair in itertools.combinations(outsiders, 2)}
+    g = nx.MultiDiGraph(contact={**contact, ("v", "x"): 120}, ticks=300)
+    honest_market(g, outsiders, rounds=2)
+    for k, value in enumerate(values):
+        take(g, "v", "x", 10 + 30 * k, value, kind="theft" if value else "attack")
+    for t in (5, 50):
+        trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0})
+    return g
+
+
+def test_company_lowers_the_floor_to_one_typical_exchange_taken_again_but_does_not_remove_it() -> None:
+    """Six acts on a partner kept company with (12 times the median pair): the company gate holds them to
+    min_value_gated, one typical exchange (6 here) taken leaving the largest act out, not to nothing.  4
+    and four thefts of 1.5 took 6 beside the largest (exactly one typical exchange): raised.  4 and four of
+    1.25 took 5 beside it (an honest vendetta's pilfering, an attack among the acts): under the floor,
+    although the test is the same (six acts, the same ticks together) and stays in the family."""
+    from daishi_forensics.screens.thrown_fight import passes_floor
+
+    kept = screen_graph(_vendetta_in_company([4.0, 1.5, 1.5, 1.5, 1.5, 0.0]))
+    [flag] = [f for f in kept.flags if f.screen == "thrown_fight"]
+    assert (flag.details["valueTaken"], flag.details["valueTakenAgain"], flag.details["keptCompany"]) == (10.0, 6.0, True)
+    small = _vendetta_in_company([4.0, 1.25, 1.25, 1.25, 1.25, 0.0])
+    dropped = screen_graph(small)
+    assert [f for f in dropped.flags if f.screen == "thrown_fight"] == []
+    assert {t.key: t.p_value for t in dropped.tests}[("thrown_fight", "x", "v")] == pytest.approx(flag.p_value)
+    assert (dropped.testing["tests"], dropped.testing["family"]) == (kept.testing["tests"], kept.testing["family"])
+    # 0 turns the lowered floor off: the gate passes whatever the acts took, as under 2.16.0
+    [old] = [f for f in screen_graph(small, {"screens": {"thrown_fight": {"min_value_gated": 0.0}}}).flags
+             if f.screen == "thrown_fight"]
+    assert (old.agents, old.details["valueTakenAgain"]) == (("x", "v"), 5.0)
+    # nothing taken at all never passes; a pair passing no gate is held to min_value
+    assert not passes_floor(0.0, 0.0, 60.0, 0.0, True)
+    assert passes_floor(70.0, 60.0, 60.0, 6.0, False) and not passes_floor(70.0, 59.0, 60.0, 6.0, False)
+
+
 def _silent_victim(together: int) -> nx.MultiDiGraph:
     """Rivals a and b hit each other three times each in their 30 ticks together (victims here hit back);
     x takes 2 from v six times, under the floor and never hit back, in ``together`` ticks beside it."""
@@ -1212,13 +1251,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.16.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.17.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.16.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.17.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
