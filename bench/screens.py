@@ -1,7 +1,7 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
     python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5] [--workers N] [--tune-noise none,medium]
-    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare]
+    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare [feeder|thrown_fight]]
                             [--workers N]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
@@ -41,7 +41,8 @@ the fewest with which a setting and level with no alarm has its interval's top u
 of a setting's four levels pooled, with no flag, under the 0.5% flag target).  ``--sweep-compare`` screens the
 same matches again with the feeder's share floor off (configuration 2.14.0's feeder, operator and season
 screens) and prints both: the honest matches with a finding of the feeder's test and the planted feeder pairs
-found, per setting.
+found, per setting; ``--sweep-compare thrown_fight`` does the same with the floor left past the thrown-fight
+screen's company and silence gates off (configuration 2.16.0's thrown fights).
 
 Printed, each measured in this one run:
 
@@ -676,25 +677,45 @@ def sweep_clean(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, 
 
 
 FLOOR_OFF = {"screens": {name: {"min_giver_share": 0} for name in ("feeder", "operator", "season")}}
-"""The screens with the feeder's share floor off (as under configuration 2.14.0), for ``--sweep-compare``."""
+"""The screens with the feeder's share floor off (as under configuration 2.14.0), for ``--sweep-compare feeder``."""
+
+GATED_FLOOR_OFF = {"screens": {"thrown_fight": {"min_value_gated": 0}}}
+"""The screens with the thrown-fight floor left past its company and silence gates off (as under configuration
+2.16.0: a pair that passed a gate passed whatever its acts took), for ``--sweep-compare thrown_fight``."""
 
 
-def feed_findings(result: Any) -> bool:
+def feed_findings(result: Any, level: str | None = None) -> bool:
     """Whether a screening result holds a finding of the feeder's test (the feeder screen's, or the
-    operator screen's shared-operator and duplicate-slot pairs, which read it)."""
-    return any(f.screen == "feeder" or f.kind in ("shared_operator", "duplicate_slot") for f in result.flags)
+    operator screen's shared-operator and duplicate-slot pairs, which read it), at ``level`` if named."""
+    return any((f.screen == "feeder" or f.kind in ("shared_operator", "duplicate_slot"))
+               and level in (None, f.level) for f in result.flags)
 
 
-def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str]) -> None:
-    """The feeder's share floor against the screens without it (:data:`FLOOR_OFF`), on the same sweep matches:
-    per setting and level, the honest matches with a finding of the feeder's test (:func:`feed_findings`) and
-    the ones ``flag``ged by it, and per setting, every level pooled, the planted feeder pairs the feeder
-    screen raised, and the difference as a share of the planted pairs."""
+def thrown_findings(result: Any, level: str | None = None) -> bool:
+    """Whether a screening result holds a thrown-fight finding, at ``level`` if named."""
+    return any(f.screen == "thrown_fight" and level in (None, f.level) for f in result.flags)
+
+
+COMPARISONS: dict[str, tuple[dict[str, Any], Any, str]] = {
+    "feeder": (FLOOR_OFF, feed_findings, "the feeder's test with its share floor"),
+    "thrown_fight": (GATED_FLOOR_OFF, thrown_findings, "the thrown-fight screen with the floor left past its gates"),
+}
+"""``--sweep-compare`` choices: the change's configuration turned off, the findings it can remove (a
+screening result's), and what is compared, in words; the planted pairs compared are the kind's own."""
+
+
+def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str],
+                  kind: str = "feeder") -> None:
+    """A shipped change against the screens without it (:data:`COMPARISONS`), on the same sweep matches: per
+    setting and level, the honest matches with a finding the change reads and the ones ``flag``ged by it, and
+    per setting, every level pooled, the planted pairs of ``kind`` its screen raised, and the difference as a
+    share of the planted pairs."""
     from daishi_forensics.screens import load_config, screen_graph
 
-    shipped, off = load_config(), load_config(FLOOR_OFF)
-    print("\n== split sweep: the feeder's test with its share floor (as shipped) and without it (off) ==")
-    print("  setting                                    noise    honest with a feeder-test finding: shipped / off   "
+    override, findings, what = COMPARISONS[kind]
+    shipped, off = load_config(), load_config(override)
+    print(f"\n== split sweep: {what} (as shipped) and without it (off) ==")
+    print(f"  setting                                    noise    honest with a finding ({kind}): shipped / off   "
           "of them flag: shipped / off")
     for name, settings in SCREEN_SWEEPS:
         said = sweep_settings(settings)
@@ -707,23 +728,21 @@ def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                 for r in honest:
                     for label, config in (("shipped", shipped), ("off", off)):
                         result = screen_graph(r[4], config)
-                        if feed_findings(result):
-                            counts[label][0] += 1
-                            counts[label][1] += any(f.level == "flag" and (f.screen == "feeder" or f.kind in (
-                                "shared_operator", "duplicate_slot")) for f in result.flags)
+                        counts[label][0] += findings(result)
+                        counts[label][1] += findings(result, "flag")
                 n = len(honest)
                 print(f"  {said:42s} {level:8s} {rate_ci(counts['shipped'][0], n)} / {rate_ci(counts['off'][0], n)}   "
                       f"{counts['shipped'][1]} / {counts['off'][1]}")
-            for r in (r for r, n in zip(rows, names) if n == name and r[1] == "feeder" and r[3] == level):
-                plants = [p for p in r[5]["planted"] if p["kind"] == "feeder"]
+            for r in (r for r, n in zip(rows, names) if n == name and r[1] == kind and r[3] == level):
+                plants = [p for p in r[5]["planted"] if p["kind"] == kind]
                 pairs = set().union(*(planted_pairs(p) for p in plants)) if plants else set()
                 planted_n += len(pairs)
                 for label, config in (("shipped", shipped), ("off", off)):
-                    raised = {_pair(a, b) for f in screen_graph(r[4], config).flags if f.screen == "feeder"
+                    raised = {_pair(a, b) for f in screen_graph(r[4], config).flags if f.screen == kind
                               for a, b in f.pairs}
                     found[label] += len(pairs & raised)
         if planted_n:
-            print(f"  {said:42s} {'planted':8s} feeder pairs found: shipped {rate_ci(found['shipped'], planted_n)}, "
+            print(f"  {said:42s} {'planted':8s} {kind} pairs found: shipped {rate_ci(found['shipped'], planted_n)}, "
                   f"off {rate_ci(found['off'], planted_n)}; shipped - off {(found['shipped'] - found['off']) / planted_n:+.3f} "
                   "of the planted pairs")
 
@@ -744,7 +763,7 @@ def run_sweep(args: argparse.Namespace) -> None:
           f"{', '.join(levels)}, honest {_span(honest)}, planted {_span(planted)} a kind")
     sweep_clean(rows, names, honest)
     if args.sweep_compare:
-        sweep_compare(rows, names)
+        sweep_compare(rows, names, args.sweep_compare)
     if planted:
         for name, settings in SCREEN_SWEEPS:
             label = f"sweep ({sweep_settings(settings)}; {_span(planted)} a kind and level)"
@@ -787,9 +806,11 @@ def main() -> None:
                              "alarmed, the interval's top is under the 2%% target)")
     parser.add_argument("--sweep-seeds", type=int, default=8,
                         help="seeds per planted kind, setting and noise level of the sweep (default 8; 0: none)")
-    parser.add_argument("--sweep-compare", action="store_true",
-                        help="with --sweep: also screen the sweep's matches with the feeder's share floor off and print "
-                             "both (honest matches with a finding of the feeder's test; planted feeder pairs found)")
+    parser.add_argument("--sweep-compare", nargs="?", const="feeder", choices=sorted(COMPARISONS), default=None,
+                        help="with --sweep: also screen the sweep's matches with one change turned off and print both: "
+                             "feeder (the default: the feeder's share floor; honest matches with a finding of the "
+                             "feeder's test, planted feeder pairs found) or thrown_fight (the floor left past the "
+                             "thrown-fight gates; honest matches with a thrown-fight finding, planted fights found)")
     parser.add_argument("--sweep-noise", default=",".join(NOISE),
                         help="noise levels of the sweep (default none,light,medium,heavy)")
     args = parser.parse_args()
