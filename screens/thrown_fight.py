@@ -71,7 +71,7 @@ exchanges; ticks together per pair; what the victim did to the aggressor):
   takes nothing) and its thefts take little: planted fights took 2.2 to 59 typical exchanges in
   4 to 22 acts, the honest ones raised without the gate 0.4 to 7.0 in 1 to 8.  What the gates let
   through shows it again (configuration 2.17.0): honest vendettas passed by company or silence with
-  two to four acts, attacks among them, taking 0 to 0.9 typical exchanges beside the largest (7 of
+  one to six acts, attacks among most, taking 0 to 0.9 typical exchanges beside the largest (7 of
   the 10 honest thrown-fight flags in 8,800 honest study matches of every size), the planted fights
   2.2 and more everywhere but in 150-tick matches (0.36 to 0.91 in three of 25 found there).
 
