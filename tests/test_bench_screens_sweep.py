@@ -7,6 +7,10 @@ ticks, a 12 x 12 map); the sweep measures them at other sizes on seeds no split 
 from __future__ import annotations
 
 import doctest
+import itertools
+
+import networkx as nx
+import pytest
 
 from .benchkit import load_bench
 
@@ -84,3 +88,39 @@ def test_a_sweep_past_its_seeds_is_refused() -> None:
         bench.sweep_seeds(1001, 1)
     with pytest.raises(ValueError):
         bench.sweep_seeds(1, 9001)
+
+
+def _fight(values: list[float]) -> nx.MultiDiGraph:
+    """x takes ``values`` from v (0: an attack) in the 120 ticks the two stood together, twelve times the median
+    pair's 10 (the thrown-fight company gate); four outsiders trade fairly (a typical exchange of 6)."""
+    g = nx.MultiDiGraph(contact={**{p: 10 for p in itertools.combinations("abcd", 2)}, ("v", "x"): 120}, ticks=300)
+    event = itertools.count(1)
+    for _ in range(2):
+        for u, w in itertools.combinations("abcd", 2):
+            e = next(event)
+            g.add_edge(u, w, value=6.0, tick=e, event=e, exchange=e, goods={"wood": 6.0})
+            g.add_edge(w, u, value=6.0, tick=e, event=e, exchange=e, goods={"food": 6.0})
+    for k, value in enumerate(values):
+        e = next(event)
+        g.add_edge("v", "x", value=value, tick=10 + 30 * k, event=e, kind="theft" if value else "attack")
+    for t in (5, 50):
+        e = next(event)
+        g.add_edge("v", "x", value=6.0, tick=t, event=e, exchange=e, goods={"wood": 6.0})
+        g.add_edge("x", "v", value=6.0, tick=t, event=e, exchange=e, goods={"food": 6.0})
+    return g
+
+
+def test_sweep_compare_thrown_fight_prints_the_lowered_floor_against_it_off(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sweep-compare thrown_fight``: an honest vendetta that kept company and took 5 beside its largest act
+    (under one typical exchange) is a finding only with the floor past the gates off; a planted fight that took
+    6 beside it (one typical exchange) is found either way."""
+    honest = ("sweep", "clean", 71001, "heavy", _fight([4.0, 1.25, 1.25, 1.25, 1.25, 0.0]), {"planted": []})
+    truth = {"planted": [{"kind": "thrown_fight", "attacker": "x", "victim": "v", "agents": ["v", "x"]}]}
+    planted = ("sweep", "thrown_fight", 70001, "heavy", _fight([4.0, 1.5, 1.5, 1.5, 1.5, 0.0]), truth)
+    bench.sweep_compare([honest, planted], ["150 ticks", "150 ticks"], "thrown_fight")
+    out = capsys.readouterr().out
+    assert "the thrown-fight screen with the floor left past its gates (as shipped) and without it (off)" in out
+    row = next(line for line in out.splitlines() if "150 ticks" in line and " heavy " in line)
+    assert "(  0/  1) /" in row and row.rstrip().endswith("0 / 1")
+    found = next(line for line in out.splitlines() if "planted" in line and "thrown_fight pairs found" in line)
+    assert "shipped  1.000" in found and "off  1.000" in found and "+0.000 of the planted pairs" in found
