@@ -21,8 +21,19 @@ that share seats are one ring: one flag per ring, its best cycle first; the scor
 cycle's laps.
 
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
-cycle, each a coin under the null (two-sided binomial): a wash sends it the cycle's way
-every time, honest trade of one good both ways.
+cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  But honest
+pairs lean: friends pass dear goods friend-ward in near-fair trades (ore for a little less in
+stone), and along a cycle of friends such a good goes round.  So the null keeps each transfer's
+direction even on average and lets each pair of the cycle lean one way or the other as hard as the
+match's pairs that share no seat with the cycle lean in the same good (:func:`outside_counts`; in
+every good where fewer than :data:`MIN_LEAN_UNITS` of them moved it twice; pairs on a wash cycle, under test
+themselves, left out): each leg's count along is
+beta-binomial with a symmetric Beta(alpha, alpha) fitted to those pairs (:func:`fit_lean`), the legs
+independent, and the cycle's p-value is twice the tail of their total (:func:`lean_tail`), times the
+cycles the search met.  Where those pairs trade as evenly as coins (the fit at its largest alpha) or
+are too few, each transfer is a coin (binomial), as before configuration 2.18.0.  A wash farming
+circular reputation in a match whose other pairs trade both ways stands out as before; a cycle of
+friends in a match where every pair leans is read as what such a match makes.
 
 >>> import networkx as nx
 >>> G = nx.MultiDiGraph()
@@ -34,11 +45,13 @@ every time, honest trade of one good both ways.
 >>> [(f.kind, f.agents, f.score, f.p_value) for f in wash_cycles(TransferView(G), PARAMS)[0]]
 [('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
 
-(nine transfers of wood, all the cycle's way round: 2 x 2^-9.)
+(nine transfers of wood, all the cycle's way round, and no pair outside the cycle to read a lean
+from: the coin, 2 x 2^-9.)
 """
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Mapping
 from typing import Any
@@ -50,15 +63,88 @@ from .graph import Exchange, TransferView
 from .mirrors import _close
 from .stats import binom_sf
 
-__all__ = ["CYCLE_NULL", "wash_cycles"]
+__all__ = ["CYCLE_NULL", "fit_lean", "lean_tail", "wash_cycles"]
 
 Transfer = tuple[Any, ...]
 """``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
 that carried it (4th), whose other goods tell whether the members' positions changed."""
 
-CYCLE_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way "
-              "(binomial, two-sided)")
+CYCLE_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way, each pair "
+              "leaning one way or the other as hard as the match's pairs outside the cycle lean in that good "
+              "(beta-binomial per pair, the lean a symmetric Beta fitted to those pairs; two-sided)")
 """The wash-cycle null, in words."""
+
+
+LEAN_GRID: tuple[float, ...] = tuple(0.05 * 1.25 ** i for i in range(48))
+"""The symmetric Beta's ``alpha`` values the lean is fitted over (0.05 to about 1,800, each 1.25 times the last):
+small, pairs lean hard one way or the other; at the top, every pair trades as evenly as a coin."""
+
+MIN_LEAN_UNITS = 3
+"""Fewest outside pairs (or pair-goods) that moved the good at least twice for the lean to be read from them."""
+
+
+def _beta_binom_pmf(n: int, alpha: float) -> list[float]:
+    """The chances of 0..``n`` transfers going one way when each pair's chance is drawn from a symmetric
+    Beta(``alpha``, ``alpha``) (beta-binomial); ``alpha`` infinite: the coin (binomial, 1/2).
+
+    >>> [round(p, 4) for p in _beta_binom_pmf(2, 1.0)], [round(p, 4) for p in _beta_binom_pmf(2, math.inf)]
+    ([0.3333, 0.3333, 0.3333], [0.25, 0.5, 0.25])
+    """
+    if math.isinf(alpha):
+        return [math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2))
+                for k in range(n + 1)]
+    base = 2 * math.lgamma(alpha) - math.lgamma(2 * alpha)
+    return [math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                     + math.lgamma(k + alpha) + math.lgamma(n - k + alpha) - math.lgamma(n + 2 * alpha) - base)
+            for k in range(n + 1)]
+
+
+def fit_lean(counts: list[tuple[int, int]]) -> float:
+    """How hard the match's pairs lean one way in a good: ``alpha`` of the symmetric Beta that best explains
+    ``counts`` (each pair's transfers one way and the other; those moving the good fewer than twice say nothing
+    of a lean and are left out), by maximum likelihood over :data:`LEAN_GRID`.  Infinite (the coin) when fewer
+    than :data:`MIN_LEAN_UNITS` pairs are left or the grid's largest ``alpha`` fits best.
+
+    >>> fit_lean([(4, 0), (0, 4), (5, 0), (0, 3)]) < 0.1, fit_lean([(2, 2), (3, 3), (2, 2)]), fit_lean([(4, 0)])
+    (True, inf, inf)
+    """
+    units = [(a, b) for a, b in counts if a + b >= 2]
+    if len(units) < MIN_LEAN_UNITS:
+        return math.inf
+    best, best_alpha = -math.inf, math.inf
+    for alpha in LEAN_GRID:
+        ll = sum(math.log(_beta_binom_pmf(a + b, alpha)[a]) for a, b in units)
+        if ll > best:
+            best, best_alpha = ll, alpha
+    return math.inf if best_alpha == LEAN_GRID[-1] else best_alpha
+
+
+def lean_tail(legs: list[tuple[int, int]], alpha: float) -> tuple[float, float]:
+    """The cycle's direction test under a lean (module rule *the test*): each leg's ``(along, back)`` transfers,
+    the count along beta-binomial with a symmetric Beta(``alpha``, ``alpha``) (the coin when infinite), the legs
+    independent; twice the tail of the total along at least as far from half as observed (two-sided), and the
+    smallest such value (every transfer along).
+
+    >>> lean_tail([(3, 0), (3, 0), (3, 0)], math.inf)  # nine transfers along: 2 x 2^-9
+    (0.00390625, 0.00390625)
+    """
+    if math.isinf(alpha):  # the coin: the total along is binomial (the same figures as the plain test)
+        both = sum(a + b for a, b in legs)
+        along = sum(a for a, _ in legs)
+        return min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5)), min(1.0, 2 * 0.5 ** both)
+    dist = [1.0]
+    for along, back in legs:
+        pmf = _beta_binom_pmf(along + back, alpha)
+        new = [0.0] * (len(dist) + len(pmf) - 1)
+        for i, p in enumerate(dist):
+            if p:
+                for k, q in enumerate(pmf):
+                    new[i + k] += p * q
+        dist = new
+    total = len(dist) - 1
+    along = sum(a for a, _ in legs)
+    far = max(along, total - along)
+    return min(1.0, 2 * math.fsum(dist[far:])), min(1.0, 2 * dist[total])
 
 
 def _good_flows(view: TransferView) -> dict[Any, dict[tuple[Any, Any], list[Transfer]]]:
@@ -233,13 +319,13 @@ Met = tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...]]
 """One cycle the search met: ``(good, that good's legs, the cycle's seats)``."""
 
 
-def _met_cycles(view: TransferView, max_len: int, ratio: float, min_transfers: int,
-                budget: list[int]) -> list[Met]:
-    """Every cycle the search meets (module rule *wash cycle*): per good, legs of at least
-    ``min_transfers`` transfers, cut to strongly connected components of three seats or more,
+def _met_cycles(flows: Mapping[Any, dict[tuple[Any, Any], list[Transfer]]], max_len: int, ratio: float,
+                min_transfers: int, budget: list[int]) -> list[Met]:
+    """Every cycle the search meets (module rule *wash cycle*): per good of ``flows`` (:func:`_good_flows`), legs
+    of at least ``min_transfers`` transfers, cut to strongly connected components of three seats or more,
     searched within ``ratio`` (value consistency) and the ``budget`` of steps."""
     met: list[Met] = []
-    for good, legs in _good_flows(view).items():
+    for good, legs in flows.items():
         flow = nx.DiGraph()
         values: dict[tuple[Any, Any], float] = {}
         for (u, v), transfers in legs.items():
@@ -252,40 +338,71 @@ def _met_cycles(view: TransferView, max_len: int, ratio: float, min_transfers: i
     return met
 
 
-def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
-                searched: int) -> dict[str, Any]:
+def outside_counts(flows: Mapping[Any, Mapping[tuple[Any, Any], list[Transfer]]], good: Any,
+                   members: set[Any], suspects: frozenset[frozenset[Any]] | set[frozenset[Any]] = frozenset(),
+                   ) -> list[tuple[int, int]]:
+    """What the cycle's lean is read from (module rule *the test*): each pair sharing no seat with ``members``
+    and not among ``suspects`` (pairs on a wash cycle), its transfers of ``good`` one way and the other; where
+    fewer than :data:`MIN_LEAN_UNITS` such pairs moved it twice or more, every good's, each pair and good a unit
+    (a pair leans towards a friend in its goods alike)."""
+    def counts(goods: list[Any]) -> list[tuple[int, int]]:
+        out: dict[tuple[Any, Any, Any], list[int]] = {}
+        for g in goods:
+            for (u, v), transfers in flows[g].items():
+                if u in members or v in members or frozenset((u, v)) in suspects:
+                    continue
+                key = (g, *ordered((u, v)))
+                out.setdefault(key, [0, 0])[0 if u == key[1] else 1] += len(transfers)
+        return [(a, b) for a, b in out.values()]
+
+    same = counts([good])
+    if sum(a + b >= 2 for a, b in same) >= MIN_LEAN_UNITS:
+        return same
+    return counts(list(flows))
+
+
+def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], searched: int,
+                lean: float = math.inf) -> dict[str, Any]:
     """The cycle's test (module rule *the test*): the transfers of its good between neighbours
-    of the cycle, ``along`` its way of ``transfers`` both ways, each a coin under the null
-    (two-sided binomial), the p-value and its smallest attainable value times the ``searched``
-    cycles the flagged one was chosen among."""
+    of the cycle, ``along`` its way of ``transfers`` both ways, each leg's count along beta-binomial with a
+    symmetric Beta(``lean``, ``lean``) (:func:`lean_tail`; infinite: each transfer a coin), the p-value and its
+    smallest attainable value times the ``searched`` cycles the flagged one was chosen among."""
     edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-    along = sum(len(legs[e]) for e in edges)
-    both = along + sum(len(legs.get((v, u), ())) for u, v in edges)
-    return {"p": min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5) * searched),
-            "min_p": min(1.0, 2 * 0.5 ** both * searched), "along": along, "transfers": both,
-            "searched": searched}
+    counts = [(len(legs[(u, v)]), len(legs.get((v, u), ()))) for u, v in edges]
+    p, least = lean_tail(counts, lean)
+    along = sum(a for a, _ in counts)
+    return {"p": min(1.0, p * searched), "min_p": min(1.0, least * searched), "along": along,
+            "transfers": along + sum(b for _, b in counts), "searched": searched,
+            "lean": None if math.isinf(lean) else lean}
 
 
-def _qualified_cycles(met: list[Met], ratio: float, threshold: float,
-                      max_imbalance: float) -> tuple[nx.Graph, list[dict[str, Any]]]:
+def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbalance: float,
+                      flows: Mapping[Any, Mapping[tuple[Any, Any], list[Transfer]]] | None = None,
+                      ) -> tuple[nx.Graph, list[dict[str, Any]]]:
     """The cycles met that are wash cycles (:func:`_qualifying`), each with its test, and the
-    graph of seats their legs join (a cycle adding no leg to a ring already found is skipped)."""
+    graph of seats their legs join (a cycle adding no leg to a ring already found is skipped).  Each test reads
+    its lean (:func:`outside_counts`) from ``flows`` without the pairs on any wash cycle: those are under test,
+    no yardstick of honest play (two washes in one good would otherwise explain each other away)."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
     rings = nx.Graph()
-    cycles: list[dict[str, Any]] = []
+    found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float]] = []
     ticks_of: dict[int, dict[tuple[Any, Any], list[Any]]] = {}  # per good's legs (by identity): each leg's ticks
     for good, legs, cycle in met:
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
         if all(rings.has_edge(u, v) for u, v in edges):
             continue  # adds nothing to a ring already found
-        found = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
-        if found is None:
+        qualified = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
+        if qualified is None:
             continue
-        laps, imbalance = found
         rings.add_edges_from(edges)
+        found.append((good, legs, cycle, *qualified))
+    suspects = {frozenset(e) for e in rings.edges}
+    cycles: list[dict[str, Any]] = []
+    for good, legs, cycle, laps, imbalance in found:
+        lean = fit_lean(outside_counts(flows, good, set(cycle), suspects)) if flows else math.inf
         cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
                        "events": {e for lap in laps for t in lap for e in t[2]},
-                       **_cycle_test(cycle, legs, searched)})
+                       **_cycle_test(cycle, legs, searched, lean)})
     return rings, cycles
 
 
@@ -314,6 +431,7 @@ def _ring_flag(view: TransferView, members: list[Any], rings: nx.Graph, cycles: 
         "transfers": best["transfers"],
         "minP": best["min_p"],
         "cyclesSearched": best["searched"],
+        "lean": None if best["lean"] is None else round(best["lean"], 4),
     }
     if circular:
         details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
@@ -349,8 +467,9 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     ratio = float(params["max_leg_ratio"])
     threshold = float(params["cycle_threshold"])
     budget = [int(params["max_search_steps"])]
-    met = _met_cycles(view, int(params["max_cycle_length"]), ratio, max(1, int(threshold)), budget)
-    rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]))
+    flows = _good_flows(view)
+    met = _met_cycles(flows, int(params["max_cycle_length"]), ratio, max(1, int(threshold)), budget)
+    rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]), flows)
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
