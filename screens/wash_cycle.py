@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -108,12 +109,15 @@ def fit_lean(counts: list[tuple[int, int]]) -> float:
     >>> fit_lean([(4, 0), (0, 4), (5, 0), (0, 3)]) < 0.1, fit_lean([(2, 2), (3, 3), (2, 2)]), fit_lean([(4, 0)])
     (True, inf, inf)
     """
-    units = [(a, b) for a, b in counts if a + b >= 2]
-    if len(units) < MIN_LEAN_UNITS:
+    units = Counter((a, b) for a, b in counts if a + b >= 2)
+    if sum(units.values()) < MIN_LEAN_UNITS:
         return math.inf
     best, best_alpha = -math.inf, math.inf
     for alpha in LEAN_GRID:
-        ll = sum(math.log(_beta_binom_pmf(a + b, alpha)[a]) for a, b in units)
+        # each unit's log chance under Beta(alpha, alpha), less the binomial coefficient (the same at every alpha)
+        base = 2 * math.lgamma(alpha) - math.lgamma(2 * alpha)
+        ll = math.fsum(k * (math.lgamma(a + alpha) + math.lgamma(b + alpha) - math.lgamma(a + b + 2 * alpha) - base)
+                       for (a, b), k in sorted(units.items()))
         if ll > best:
             best, best_alpha = ll, alpha
     return math.inf if best_alpha == LEAN_GRID[-1] else best_alpha
