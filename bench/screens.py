@@ -225,9 +225,10 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
 
 def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
     """Why planted thrown fights were missed: under the size floor (short of the company gate and of the
-    silence level, or past one of them and under the lower floor left there) (what the acts took, in typical exchanges, in all and leaving the largest act out as
-    the floor reads it, and what kind of act took it; how long the two stood together, in median pairs) or a test that did not pass the match's family (then its p-value, the
-    count's and the silence's parts, the cut it had to pass, and how many honest matches of the same
+    silence level, or past one of them and under the lower floor left there: what the acts took, in typical
+    exchanges, in all and leaving the largest act out as the floor reads it, and what kind of act took it;
+    how long the two stood together, in median pairs) or a test that did not pass the match's family (then
+    its p-value, the count's and the silence's parts, the cut it had to pass, and how many honest matches of the same
     split and level have a thrown-fight test as small, gates or not: where that is a few in a hundred,
     no procedure that keeps honest matches clear at the shipped rate could find the fight with this test)."""
     from daishi_forensics.screens import load_config, screen_graph

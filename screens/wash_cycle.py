@@ -26,11 +26,10 @@ pairs lean: friends pass dear goods friend-ward in near-fair trades (ore for a l
 stone), and along a cycle of friends such a good goes round.  So the null keeps each transfer's
 direction even on average and lets each pair of the cycle lean one way or the other as hard as the
 match's pairs that share no seat with the cycle lean in the same good (:func:`outside_counts`; in
-every good where fewer than :data:`MIN_LEAN_UNITS` of them moved it twice; pairs on a wash cycle, under test
-themselves, left out): each leg's count along is
-beta-binomial with a symmetric Beta(alpha, alpha) fitted to those pairs (:func:`fit_lean`), the legs
-independent, and the cycle's p-value is twice the tail of their total (:func:`lean_tail`), times the
-cycles the search met.  Where those pairs trade as evenly as coins (the fit at its largest alpha) or
+every good where fewer than :data:`MIN_LEAN_UNITS` of them moved it twice; pairs on a wash cycle,
+under test themselves, left out): each leg's count along is beta-binomial with a symmetric
+Beta(alpha, alpha) fitted to those pairs (:func:`fit_lean`), the legs independent, and the cycle's
+p-value is twice the tail of their total (:func:`lean_tail`), times the cycles the search met.  Where those pairs trade as evenly as coins (the fit at its largest alpha) or
 are too few, each transfer is a coin (binomial), as before configuration 2.18.0.  A wash farming
 circular reputation in a match whose other pairs trade both ways stands out as before; a cycle of
 friends in a match where every pair leans is read as what such a match makes.
