@@ -42,8 +42,9 @@ match, each keeping what every seat does on its own and breaking only who-gives-
     (f) (e) for the exchanges the giver offered, plus a test of the request process for the ones the
     receiver asked for (:func:`granted_p`).  A *one-sided request* is a ``trade_offered`` from a seat (the
     asker) to another seat (not the market) whose terms, valued at the match's item values, would make the
-    asker the receiving side of a one-sided exchange as the screen reads one (``_one_way``: the asker would
-    receive ``r > 0`` and give ``g`` with ``(r - g) / (r + g) >= min_directionality``); it ended *granted*
+    asker the receiving side of a one-sided exchange as the screen reads one
+    (:func:`~daishi_forensics.screens.feeder.one_sided_exchanges`: the asker would receive ``r > 0`` and give
+    ``g`` with ``(r - g) / (r + g) >= min_directionality``); it ended *granted*
     when the log holds a ``trade_completed`` or ``trade_fulfilled`` of its ``tradeId``, *refused* when it
     holds a ``trade_cancelled`` of it and no completion; one with neither (open when the log ends), or with
     an item the match does not value, is left out (:func:`requests_of`).  For each direction of the pair
@@ -321,7 +322,7 @@ def pushed_p(pair: tuple[str, str], exchanges: Sequence[OneSided]) -> tuple[floa
 
 def requests_of(events: Any, values: Mapping[str, float], min_dir: float) -> list[Request]:
     """The one-sided requests of a log that ended, in the order offered: every ``trade_offered`` to another
-    seat whose asker would receive at least ``min_dir`` of the value (the screen's ``_one_way`` read from
+    seat whose asker would receive at least ``min_dir`` of the value (the screen's one-sided rule, ``one_sided_exchanges``, read from
     the asker's side: it receives ``r > 0``, gives ``g``, ``(r - g) / (r + g) >= min_dir``), granted when a
     ``trade_completed`` or ``trade_fulfilled`` of its ``tradeId`` follows, refused when only a
     ``trade_cancelled`` does; open ones and ones with an item ``values`` lacks are left out.

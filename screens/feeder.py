@@ -53,11 +53,6 @@ from .stats import Candidate, Test, sign_flip_p
 __all__ = ["FEED_NULL", "feed_test", "feeds", "given", "giver_share", "hubs", "one_sided_exchanges", "one_way_feeds"]
 
 
-def _one_way(x: Exchange, giver: Any, min_dir: float) -> bool:
-    g, r = x.given_by(giver), x.given_by(x.other(giver))
-    return g > 0 and (g - r) / (g + r) >= min_dir
-
-
 def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exchanges: int,
                   min_value: float, min_share: float = 0.0) -> dict[tuple[Any, Any], tuple[float, float, int]]:
     """``(giver, taker) -> (net value, directionality of the one-sided exchanges, one-sided
@@ -189,10 +184,10 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         share = giver_share(view, giver, net)
         if share < min_share:
             continue
-        evidence = {e for x in pair.exchanges if _one_way(x, giver, min_dir) for e in x.events}
-        if not evidence:
-            continue
-        back = sum(1 for x in pair.exchanges if not x.unvalued and _one_way(x, taker, min_dir))
+        sign = 1.0 if giver == a else -1.0  # the one-sided exchanges the test read, the giver's way and back
+        rows = one_sided_exchanges(view, min_dir)[(a, b)]
+        evidence = {e for x, v in rows if v * sign > 0 for e in x.events}
+        back = sum(1 for _x, v in rows if v * sign < 0)
         flag = Flag(
             screen="feeder",
             kind="one_way_feed",
