@@ -65,7 +65,9 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
     any scenario (medium unless --noise says otherwise); feeder, 2-4 spokes
     sending value one way to a beneficiary (gifts, or trades where it gives a
     token back); ring, 3-4 seats wash-trading the same goods around a cycle and
-    back; cartel, 3-4 seats moving together, trading inside, never fighting
+    back; wash_cycle, 3-4 seats passing one good round a cycle, each paying its
+    giver in another good at the reference values, so no seat's goods change
+    and no pair trades a good both ways; cartel, 3-4 seats moving together, trading inside, never fighting
     each other and attacking the outsiders they meet; off_price, a pair trading
     far off the reference values, again and again; thrown_fight, one seat
     raiding and robbing another, which never retaliates and refills its

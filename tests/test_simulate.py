@@ -55,7 +55,7 @@ def test_exported_api() -> None:
     assert sorted(sim.__all__) == sorted(
         ["SCENARIOS", "FORMS", "SCHEMA_VERSIONS", "SimulatedMatch", "simulate_match", "write_match", "simulate_to_dir"])
     assert SCENARIOS == ("clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed",
-                         "honest-noisy")
+                         "honest-noisy", "wash_cycle")
     assert FORMS == ("bundle", "bundle-gz", "stream", "stream-gz", "folder", "folder-gz")
 
 
@@ -733,6 +733,36 @@ def test_ring_trades_balance_out() -> None:
         assert sum(abs(n) * ITEM_VALUES[k] for k, n in c.items()) <= 0.35 * moved[pair] or moved[pair] <= 12
     reps = {a["agentId"]: a["reputation"] for a in m.archive["agents"]}
     assert min(reps[a] for a in cycle) >= 5
+
+
+def test_a_wash_cycle_passes_one_good_round_and_every_seat_ends_where_it_started() -> None:
+    """Every planted trade goes from a seat to the next of the cycle, never back: the cycled good one way, the
+    payment good the other, each trade fair at the reference values, in the cycle's order (a pass declined or
+    expired is skipped: the good stays where it was); every seat gave the cycled good as often as it got it, give
+    or take a pass skipped at the start and one at the end."""
+    m = match("wash_cycle")
+    (plant,) = m.truth["planted"]
+    cycle = plant["cycle"]
+    assert 3 <= len(cycle) <= 4 and len(plant["tradeIds"]) >= 3 * len(cycle)
+    x, y = plant["goods"]["cycled"], plant["goods"]["payment"]
+    following = {cycle[i]: cycle[(i + 1) % len(cycle)] for i in range(len(cycle))}
+    washed = set(plant["tradeIds"])
+    gave: Counter[str] = Counter()
+    got: Counter[str] = Counter()
+    order: list[int] = []
+    for ev in events("wash_cycle"):
+        p = ev["payload"]
+        if ev["type"] == "trade_completed" and p["tradeId"] in washed and ev["agentId"] == p["to"]:
+            assert following[p["from"]] == p["to"]
+            assert set(p["give"]) == {x} and set(p["receive"]) == {y}
+            assert 0.8 <= _value(p["give"]) / _value(p["receive"]) <= 1.25
+            gave[p["from"]] += 1
+            got[p["to"]] += 1
+            order.append(cycle.index(p["from"]))
+    assert sum(gave.values()) == len(washed)
+    assert all(abs(gave[a] - got[a]) <= 2 for a in cycle)
+    in_turn = sum(b == (a + 1) % len(cycle) for a, b in zip(order, order[1:]))
+    assert in_turn >= 0.8 * (len(order) - 1)
 
 
 def test_cartel_never_fights_inside_and_preys_outside() -> None:

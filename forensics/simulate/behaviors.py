@@ -17,6 +17,8 @@ Scenarios (``SCENARIOS``):
   with ``feeder_mode="ask"``, the beneficiary asks for them and the spokes grant it.
 - ``ring``: 3-4 agents wash-trade the same goods around a cycle and back,
   many small balanced trades with net movement near zero, farming reputation.
+- ``wash_cycle``: 3-4 agents pass one good round a cycle, each paying its giver in another good
+  at the reference values, so after every lap no one's goods changed (no pair trades a good both ways).
 - ``cartel``: 3-4 agents move together, trade among themselves, never attack each
   other and attack outsiders they meet.
 - ``off_price``: a pair trades far off the reference values (1 wood for 4 tools),
@@ -37,7 +39,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from .collusion import Cartel, Feeder, OffPrice, Ring, ThrownFight
+from .collusion import Cartel, Feeder, OffPrice, Ring, ThrownFight, WashCycle
 from .injection import PROBE_IDS, PROBE_WINDOW, Echo, Probes
 from .planted import Behavior
 from .world import Agent
@@ -46,12 +48,13 @@ if TYPE_CHECKING:
     from .engine import Simulation
 
 __all__ = [
-    "SCENARIOS", "Behavior", "plan_behaviors", "Feeder", "Ring", "Cartel", "OffPrice", "ThrownFight",
+    "SCENARIOS", "Behavior", "plan_behaviors", "Feeder", "Ring", "WashCycle", "Cartel", "OffPrice", "ThrownFight",
     "Probes", "Echo", "PROBE_IDS", "PROBE_WINDOW",
 ]
 
 SCENARIOS: tuple[str, ...] = (
     "clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed", "honest-noisy",
+    "wash_cycle",
 )
 """Scenario names accepted by the simulator."""
 
@@ -67,6 +70,8 @@ def plan_behaviors(scenario: str, rng: random.Random, *, feeder_mode: str = "off
         return [Feeder(rng, mode=feeder_mode)]
     if scenario == "ring":
         return [Ring(rng)]
+    if scenario == "wash_cycle":
+        return [WashCycle(rng)]
     if scenario == "cartel":
         return [Cartel(rng)]
     if scenario == "off_price":

@@ -1,4 +1,4 @@
-"""Planted collusion: feeders, wash-trading rings, cartels, off-price pairs, thrown fights.
+"""Planted collusion: feeders, wash-trading rings, wash cycles, cartels, off-price pairs, thrown fights.
 
 Seed 002, section 2.9: hub-and-spoke one-way flows, trades far off the reference
 values, pairwise mutual advantage and thrown fights, each hidden in organic play.
@@ -16,7 +16,7 @@ from .world import ITEM_VALUES, Agent
 if TYPE_CHECKING:
     from .engine import Simulation
 
-__all__ = ["FEEDER_MODES", "Feeder", "Ring", "Cartel", "OffPrice", "ThrownFight"]
+__all__ = ["FEEDER_MODES", "Feeder", "Ring", "WashCycle", "Cartel", "OffPrice", "ThrownFight"]
 
 FEEDER_MODES: tuple[str, ...] = ("offer", "ask")
 """Who sends a feeder's trades: ``offer``, each spoke offers its goods to the beneficiary (the default, as
@@ -258,6 +258,107 @@ class Ring(Behavior):
             "kind": "ring", "agents": sorted(a.id for a in self.cycle), "cycle": [a.id for a in self.cycle],
             "goods": [self.goods[0][0], self.goods[1][0]],
             "tradeIds": [x["tradeId"] for x in self.trades], "events": [x["event"] for x in self.trades],
+        })
+
+
+class WashCycle(Behavior):
+    """One good passed round a cycle of seats, each paying its giver in another good at the reference values.
+
+    ``A -> B -> C -> A``: A gives B the cycled good and B pays A, then B gives C the same good and C pays
+    B, and so on round and again.  After a lap every seat gave and got the cycled good once and paid and
+    was paid once: no seat's goods changed, yet every trade was a fair exchange between two seats, which
+    the rubric's circular reputation counts.  Unlike :class:`Ring`, no pair ever trades a good both ways:
+    each pair of the cycle looks like a steady one-way supplier and its customer.
+    """
+
+    kind = "wash_cycle"
+
+    _GOODS = (("wood", 3, "stone", 2), ("stone", 2, "wood", 3), ("ore", 2, "stone", 3), ("fiber", 4, "food", 2),
+              ("food", 3, "wood", 3))
+    """``(cycled good, how many, payment good, how many)``, each a fair exchange at the reference values
+    (within one unit's worth): nothing here is off price."""
+
+    def __init__(self, rng: random.Random, max_k: int = 4) -> None:
+        super().__init__()
+        self.k = rng.randint(3, max_k)
+        self.trades: list[dict[str, Any]] = []
+
+    def bind(self, sim: Simulation) -> None:
+        super().bind(sim)
+        rng = sim.rng
+        got = self.claim(sim, self.k, least=3)
+        if not got:
+            return
+        self.cycle = got
+        self.goods = self._GOODS[int(rng.random() * len(self._GOODS))]
+        self.pos = 0
+        self.period = rng.randrange(2, 6)
+        self.next = int(sim.planned * (0.04 + 0.2 * rng.random()))
+        x, qx, y, qy = self.goods
+        for a in got:
+            a.trade_rate *= 0.6
+            a.tags.append("wash-cycle")
+            sim.set_project(a, "hoard")
+            a.need = {x: 2 * qx + 2, y: 2 * qy + 2}
+            sim._update_want(a)
+
+    def members(self) -> list[Agent]:
+        return list(self.cycle) if self.active else []
+
+    def before_tick(self, t: int) -> None:
+        if not self.active:
+            return
+        sim = self.sim
+        assert sim is not None
+        if t % 5 == 0:  # keep a working stock of both goods, so any seat can give or pay in its turn
+            x, qx, y, qy = self.goods
+            for a in self.cycle:
+                if a.carried.get(x, 0) < 2 * qx or a.carried.get(y, 0) < 2 * qy:
+                    a.project = "hoard"
+                    a.need = {x: 2 * qx + 2, y: 2 * qy + 2}
+                    sim._update_want(a)
+        if t < self.next:
+            return
+        self.next = t + self.period + sim.rng.randint(0, 2)
+        i = self.pos % len(self.cycle)
+        giver, taker = self.cycle[i], self.cycle[(i + 1) % len(self.cycle)]
+        if giver.alive and taker.alive:
+            sim.add_task(giver, t, self._pass_on(giver, taker))
+
+    def _pass_on(self, giver: Agent, taker: Agent) -> Callable[[int], bool]:
+        """``giver`` offers ``taker`` the cycled good for the payment good; the cycle moves on to the next
+        seat once the offer is made (a declined one leaves the good where it was, as a lap skipped there)."""
+        sim = self.sim
+        assert sim is not None
+
+        def act(t: int) -> bool:
+            x, qx, y, qy = self.goods
+            if not (giver.active and taker.active) or giver.outgoing is not None:
+                return False
+            if giver.carried.get(x, 0) < qx:
+                sim.set_want(giver, x)
+                return False
+            if taker.carried.get(y, 0) < qy:
+                sim.set_want(taker, y)
+                return False
+            o = sim.offer(giver, taker, {x: qx}, {y: qy}, tag="wash_cycle", accept_p=0.95, ttl=4)
+            if o is None:
+                return False
+            self.pos += 1
+            o.on_complete = lambda eid, o=o: self.trades.append({"tradeId": o.tid, "event": eid})
+            return True
+
+        return act
+
+    def report(self, planted: list[dict[str, Any]], probes: list[dict[str, Any]],
+               propagation: list[dict[str, Any]]) -> None:
+        if not self.active:
+            return
+        x, _, y, _ = self.goods
+        planted.append({
+            "kind": "wash_cycle", "agents": sorted(a.id for a in self.cycle), "cycle": [a.id for a in self.cycle],
+            "goods": {"cycled": x, "payment": y},
+            "tradeIds": [r["tradeId"] for r in self.trades], "events": [r["event"] for r in self.trades],
         })
 
 
