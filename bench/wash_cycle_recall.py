@@ -1,8 +1,9 @@
-"""Recall of the wash-cycle test on planted wash cycles, as shipped and with the match's lean read as a coin.
+"""Recall of the wash-cycle test on planted wash cycles, with the lean off (as shipped) and on, and what each
+costs on honest matches.
 
-    python bench/wash_cycle_recall.py [--split tune|report] [--seeds 40] [--noise none,light,medium,heavy]
+    python bench/wash_cycle_recall.py [--split tune|report|gate] [--seeds 40] [--noise none,light,medium,heavy]
                                       [--settings default,150 ticks,600 ticks,4 player seats,32 player seats]
-                                      [--workers N]
+                                      [--clean FIRST-LAST] [--workers N]
 
 The ring screen's wash-cycle test (goods that go round three seats or more and come back) is the one screen
 the simulator's ``ring`` scenario never exercises: its rings trade the same goods back and forth within each
@@ -13,24 +14,27 @@ plays that scenario and reads, per setting and noise level:
 
 - the planted cycles' pairs (each pair along the cycle) raised by a ``wash_cycle`` flag, and by any screen
   (Wilson 95%), and the precision of the pairs raised in those matches (both seats in the plant);
-- the same recall with the lean read as a coin (each transfer's direction a fair coin, as before
-  configuration 2.18.0, the same matches): what reading the match's lean costs;
+- the same recall with ``wash_cycle_lean`` the other way, on the same matches: off (as shipped since
+  configuration 2.19.0), each transfer's direction a coin; on (configuration 2.18.0's test), each pair of the
+  cycle may lean as hard as the match's pairs outside it;
 - why each planted cycle with a pair not raised was missed: no wash cycle qualified on its seats (laps, the
-  members' imbalance, the search), or one was tested and did not pass the match-level step (its p-value).
+  members' imbalance, the search), or one was tested and did not pass the match-level step (its p-value);
+- with ``--clean FIRST-LAST``, those honest seeds (scenario ``clean``) at each setting and level: the matches not
+  clear, and those with a wash-cycle flag, either way.
 
-Nothing is tuned here.  Splits: ``tune`` (seeds 1...) is where the scenario's mechanics were checked and
-this bench written; ``report`` (seeds 5001...) is held out.  Settings other than the simulator's defaults (8
-player seats, 300 ticks, a 12 x 12 map) are ``bench/screens.py``'s sweep settings.
+Nothing is tuned here.  Splits of planted seeds: ``tune`` (seeds 1...) is where the scenario's mechanics were
+checked and this bench written; ``report`` (seeds 5001...) was held out until its first look, under
+configuration 2.18.0, which led to the lean's being turned off; ``gate`` (seeds 6001...) was kept for that
+change's gate.  Settings other than the simulator's defaults (8 player seats, 300 ticks, a 12 x 12 map) are
+``bench/screens.py``'s sweep settings.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
@@ -41,41 +45,60 @@ import networkx as nx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screens  # noqa: E402  (bench/screens.py, the collusion screens benchmark)
 
-SPLITS = {"tune": 1, "report": 5001}
+SPLITS = {"tune": 1, "report": 5001, "gate": 6001}
 """First seed of each split of planted wash-cycle matches."""
+HOW = {"tune": "the scenario's mechanics checked and the bench written on it",
+       "report": "held out until its first look, under configuration 2.18.0",
+       "gate": "kept for the gate of configuration 2.19.0"}
+"""How each split was used."""
 DEFAULT = "default"
 """The simulator's default size (8 player seats, 300 ticks, a 12 x 12 map)."""
+
+Pair = tuple[str, str]
 
 
 @dataclass(frozen=True)
 class Reading:
-    """One planted match read: its planted pairs, those raised by a wash-cycle flag as shipped and with the lean
-    read as a coin, those raised by any screen, every pair raised, the verdict, and why a cycle was missed."""
+    """One planted match read: its planted pairs, those raised by a wash-cycle flag as shipped and with
+    ``wash_cycle_lean`` the other way, those raised by any screen, every pair raised, the plant's seats, the
+    verdict, and why a cycle was missed."""
 
-    planted: frozenset[tuple[str, str]]
-    wash_cycle: frozenset[tuple[str, str]]
-    coin: frozenset[tuple[str, str]]
-    any_screen: frozenset[tuple[str, str]]
-    raised: frozenset[tuple[str, str]]
+    planted: frozenset[Pair]
+    wash_cycle: frozenset[Pair]
+    other: frozenset[Pair]
+    any_screen: frozenset[Pair]
+    raised: frozenset[Pair]
     plant: frozenset[str]
     verdict: str
     miss: str | None
 
 
-@contextmanager
-def lean_as_coin() -> Iterator[None]:
-    """The wash-cycle test with every lean fitted as the coin (configuration 2.18.0's lean off)."""
-    from daishi_forensics.screens import wash_cycle
+@dataclass(frozen=True)
+class Honest:
+    """One honest match read as shipped and with ``wash_cycle_lean`` the other way: the verdicts, and whether a
+    wash-cycle flag was raised."""
 
-    fitted = wash_cycle.fit_lean
-    wash_cycle.fit_lean = lambda counts: math.inf  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        wash_cycle.fit_lean = fitted  # type: ignore[assignment]
+    verdict: str
+    other_verdict: str
+    wash_cycle: bool
+    other_wash_cycle: bool
 
 
-def raised_by(result: Any, kind: str | None = None) -> frozenset[tuple[str, str]]:
+def configs() -> tuple[Any, Any]:
+    """The shipped configuration and the same with ``wash_cycle_lean`` the other way."""
+    from daishi_forensics.screens import load_config
+
+    shipped = load_config()
+    lean = bool(shipped.screens["ring"]["wash_cycle_lean"])
+    return shipped, load_config({"screens": {"ring": {"wash_cycle_lean": not lean}}})
+
+
+def other_name() -> str:
+    """What the comparison reads: ``lean on`` (as shipped, off) or ``lean off (coin)``."""
+    return "lean off (coin)" if configs()[0].screens["ring"]["wash_cycle_lean"] else "lean on"
+
+
+def raised_by(result: Any, kind: str | None = None) -> frozenset[Pair]:
     """The pairs ``result``'s flags raised (of test ``kind`` only, when given)."""
     return frozenset(screens._pair(a, b) for f in result.flags if kind is None or f.kind == kind for a, b in f.pairs)
 
@@ -91,27 +114,37 @@ def why_missed(result: Any, plant: frozenset[str]) -> str:
 
 
 def read(graph: nx.MultiDiGraph, truth: dict[str, Any]) -> Reading:
-    """One planted match screened as shipped and with the lean as a coin."""
-    from daishi_forensics.screens import load_config, screen_graph
+    """One planted match screened as shipped and with ``wash_cycle_lean`` the other way."""
+    from daishi_forensics.screens import screen_graph
 
-    config = load_config()
+    shipped, other = configs()
     (plant,) = [p for p in truth["planted"] if p["kind"] == "wash_cycle"]
     cycle = plant["cycle"]
     pairs = frozenset(screens._pair(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle)))
     seats = frozenset(plant["agents"])
-    result = screen_graph(graph, config)
-    with lean_as_coin():
-        coin = screen_graph(graph, config)
-    shipped = raised_by(result, "wash_cycle")
-    return Reading(pairs, shipped & pairs, raised_by(coin, "wash_cycle") & pairs, raised_by(result) & pairs,
-                   raised_by(result), seats, result.verdict, None if pairs <= shipped else why_missed(result, seats))
+    result = screen_graph(graph, shipped)
+    found = raised_by(result, "wash_cycle")
+    return Reading(pairs, found & pairs, raised_by(screen_graph(graph, other), "wash_cycle") & pairs,
+                   raised_by(result) & pairs, raised_by(result), seats, result.verdict,
+                   None if pairs <= found else why_missed(result, seats))
 
 
-def measure(job: tuple[str, str, int, str, str]) -> tuple[str, str, Reading]:
-    """One planted wash-cycle match simulated, replayed and read: ``(setting, noise, reading)``."""
+def read_honest(graph: nx.MultiDiGraph) -> Honest:
+    """One honest match screened as shipped and with ``wash_cycle_lean`` the other way."""
+    from daishi_forensics.screens import screen_graph
+
+    shipped, other = configs()
+    a, b = screen_graph(graph, shipped), screen_graph(graph, other)
+    return Honest(a.verdict, b.verdict, any(f.kind == "wash_cycle" for f in a.flags),
+                  any(f.kind == "wash_cycle" for f in b.flags))
+
+
+def measure(job: tuple[str, str, int, str, str]) -> tuple[str, str, Reading | Honest]:
+    """One match simulated, replayed and read: ``(setting, noise, reading)``, an honest (``clean``) one's reading
+    an :class:`Honest`."""
     split, kind, seed, noise, setting = job
     played = screens.simulate((split, kind, seed, noise) if setting == DEFAULT else job)
-    return setting, noise, read(played[4], played[5])
+    return setting, noise, (read_honest(played[4]) if kind == "clean" else read(played[4], played[5]))
 
 
 def jobs(split: str, seeds: int, levels: Sequence[str], settings: Sequence[str]) -> list[tuple[str, str, int, str, str]]:
@@ -126,12 +159,33 @@ def jobs(split: str, seeds: int, levels: Sequence[str], settings: Sequence[str])
             for s in range(first, first + seeds)]
 
 
+def honest_jobs(seeds: range, levels: Sequence[str], settings: Sequence[str]) -> list[tuple[str, str, int, str, str]]:
+    """Honest matches (scenario ``clean``) of ``seeds`` at every level and setting.
+
+    >>> honest_jobs(range(91801, 91803), ["heavy"], ["600 ticks"])
+    [('honest', 'clean', 91801, 'heavy', '600 ticks'), ('honest', 'clean', 91802, 'heavy', '600 ticks')]
+    """
+    return [("honest", "clean", s, noise, setting) for setting in settings for noise in levels for s in seeds]
+
+
+def seed_range(text: str) -> range:
+    """``FIRST-LAST`` (both included) as a range.
+
+    >>> seed_range("91801-92000")
+    range(91801, 92001)
+    """
+    first, _, last = text.partition("-")
+    if not (first.isdigit() and last.isdigit() and int(first) <= int(last)):
+        raise ValueError(f"--clean must be FIRST-LAST, not {text!r}")
+    return range(int(first), int(last) + 1)
+
+
 def report(rows: Sequence[tuple[str, str, Reading]], split: str) -> None:
-    """Per setting and level: recall (wash-cycle flag as shipped, with the lean as a coin, any screen), the
+    """Per setting and level: recall (wash-cycle flag as shipped, with the lean the other way, any screen), the
     precision of every pair raised in these matches, the verdicts and the misses' reasons."""
-    how = "held out" if split == "report" else "the scenario's mechanics checked and the bench written on it"
+    how = HOW[split]
     print(f"\n== split {split} ({how}): planted wash cycles, pair level ==")
-    print("  setting           noise    wash cycle, shipped [Wilson 95%]    lean as a coin                   "
+    print(f"  setting           noise    wash cycle, shipped [Wilson 95%]    {other_name():33s}"
           "any screen                       precision (any screen)           verdicts")
     cells: dict[tuple[str, str], list[Reading]] = {}
     for setting, noise, r in rows:
@@ -142,7 +196,7 @@ def report(rows: Sequence[tuple[str, str, Reading]], split: str) -> None:
         right = sum(a in r.plant and b in r.plant for r in mine for a, b in r.raised)
         verdicts = Counter(r.verdict for r in mine)
         print(f"  {setting:17s} {noise:8s} {screens.rate_ci(sum(len(r.wash_cycle) for r in mine), n)}   "
-              f"{screens.rate_ci(sum(len(r.coin) for r in mine), n)}   "
+              f"{screens.rate_ci(sum(len(r.other) for r in mine), n)}   "
               f"{screens.rate_ci(sum(len(r.any_screen) for r in mine), n)}   {screens.rate_ci(right, len(raised))}   "
               + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
     misses = Counter(r.miss.split(" p=")[0] for _s, _n, r in rows if r.miss)
@@ -151,18 +205,37 @@ def report(rows: Sequence[tuple[str, str, Reading]], split: str) -> None:
     for setting, noise, r in rows:
         if r.miss and r.miss.startswith("tested"):
             print(f"    {setting}, {noise}: {r.miss}")
-    print(f"\n(split {split}: {how}; screens as shipped, nothing tuned here)")
+    print(f"\n(split {split}: {how}; screens as shipped and with the lean the other way, nothing tuned here)")
+
+
+def report_honest(rows: Sequence[tuple[str, str, Honest]], seeds: range) -> None:
+    """Per setting and level: honest matches not clear and with a wash-cycle flag, as shipped and the other way."""
+    other = other_name()
+    print(f"\n== honest matches (scenario clean, seeds {seeds.start} to {seeds.stop - 1}) ==")
+    print(f"  setting           noise    not clear, shipped [Wilson 95%]    {'not clear, ' + other:33s}"
+          f"wash-cycle flag, shipped / {other}")
+    cells: dict[tuple[str, str], list[Honest]] = {}
+    for setting, noise, h in rows:
+        cells.setdefault((setting, noise), []).append(h)
+    for (setting, noise), mine in cells.items():
+        n = len(mine)
+        print(f"  {setting:17s} {noise:8s} {screens.rate_ci(sum(h.verdict != 'clear' for h in mine), n)}   "
+              f"{screens.rate_ci(sum(h.other_verdict != 'clear' for h in mine), n)}   "
+              f"{sum(h.wash_cycle for h in mine)} / {sum(h.other_wash_cycle for h in mine)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=sorted(SPLITS), default="report")
-    parser.add_argument("--seeds", type=int, default=40, help="planted matches per setting and level (default 40)")
+    parser.add_argument("--seeds", type=int, default=40,
+                        help="planted matches per setting and level (default 40; 0: honest seeds only)")
     parser.add_argument("--noise", default=",".join(screens.NOISE), help="noise levels, comma-separated")
     parser.add_argument("--settings", default=DEFAULT,
                         help=f"'{DEFAULT}' and any of bench/screens.py's sweep settings, comma-separated: "
                              + ", ".join(name for name, _ in screens.SCREEN_SWEEPS))
+    parser.add_argument("--clean", default=None, metavar="FIRST-LAST",
+                        help="also read these honest seeds (scenario clean) at every setting and level")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     settings = args.settings.split(",")
@@ -172,9 +245,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     levels = args.noise.split(",")
     if unknown := [n for n in levels if n not in screens.NOISE]:
         parser.error(f"unknown noise levels: {', '.join(unknown)}")
+    try:
+        clean = seed_range(args.clean) if args.clean else range(0)
+    except ValueError as exc:
+        parser.error(str(exc))
+    planted = jobs(args.split, args.seeds, levels, settings)
     with Pool(args.workers) as pool:
-        rows = pool.map(measure, jobs(args.split, args.seeds, levels, settings), chunksize=2)
-    report(rows, args.split)
+        rows = pool.map(measure, planted + honest_jobs(clean, levels, settings), chunksize=2)
+    if planted:
+        report([(s, n, r) for s, n, r in rows if isinstance(r, Reading)], args.split)
+    if clean:
+        report_honest([(s, n, r) for s, n, r in rows if isinstance(r, Honest)], clean)
     return 0
 
 

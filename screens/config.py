@@ -207,13 +207,14 @@ def _inside(value: float, low: float, high: float, said: str) -> bool:
 
 
 def _check(section: str, name: str, value: Any, shipped: Any, where: str) -> None:
-    """Refuse a setting of the wrong kind: ``enabled`` a boolean, ``exempt_roles`` names, a share of the
-    general settings within its interval, any other number finite and not negative (a size, a count, a
-    ratio, a window or a level below zero means nothing), a whole number where the shipped value
-    (``shipped``) is one (a count, a length, a budget), and within :data:`_WITHIN` where it says."""
+    """Refuse a setting of the wrong kind: ``enabled`` and any setting shipped as true or false (a choice:
+    ``wash_cycle_lean``) a boolean, ``exempt_roles`` names, a share of the general settings within its
+    interval, any other number finite and not negative (a size, a count, a ratio, a window or a level below
+    zero means nothing), a whole number where the shipped value (``shipped``) is one (a count, a length, a
+    budget), and within :data:`_WITHIN` where it says."""
     path = f"{section}.{name}" if section == "general" else f"screens.{section}.{name}"
     whole = isinstance(shipped, int) and not isinstance(shipped, bool)
-    if name == "enabled":
+    if name == "enabled" or isinstance(shipped, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: {path} must be true or false")
     elif name == "exempt_roles":

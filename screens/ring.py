@@ -32,7 +32,7 @@ Every pair's round-trip test is in the match's family, flagged or not.
 ...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
 >>> PARAMS = {"min_value": 3.0, "max_leg_ratio": 1.5, "pair_threshold": 0.85, "member_threshold": 0.5,
 ...     "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3, "max_search_steps": 10000,
-...     "ring_trips": 1, "ring_threshold": 0.5}
+...     "ring_trips": 1, "ring_threshold": 0.5, "wash_cycle_lean": False}
 >>> [(c.flag.kind, c.flag.agents, c.flag.score, c.flag.p_value) for c in ring(TransferView(G), PARAMS)[0]]
 [('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
 

@@ -21,18 +21,24 @@ that share seats are one ring: one flag per ring, its best cycle first; the scor
 cycle's laps.
 
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
-cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  But honest
+cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  Each transfer
+is read as a coin (binomial), the cycle's p-value twice the tail of the count along, times the
+cycles the search met.
+
+**The lean, an option** (``wash_cycle_lean``, off as shipped since configuration 2.19.0).  Honest
 pairs lean: friends pass dear goods friend-ward in near-fair trades (ore for a little less in
-stone), and along a cycle of friends such a good goes round.  So the null keeps each transfer's
-direction even on average and lets each pair of the cycle lean one way or the other as hard as the
-match's pairs that share no seat with the cycle lean in the same good (:func:`outside_counts`; in
-every good where fewer than :data:`MIN_LEAN_UNITS` of them moved it twice; pairs on a wash cycle,
-under test themselves, left out): each leg's count along is beta-binomial with a symmetric
-Beta(alpha, alpha) fitted to those pairs (:func:`fit_lean`), the legs independent, and the cycle's
-p-value is twice the tail of their total (:func:`lean_tail`), times the cycles the search met.  Where those pairs trade as evenly as coins (the fit at its largest alpha) or
-are too few, each transfer is a coin (binomial), as before configuration 2.18.0.  A wash farming
-circular reputation in a match whose other pairs trade both ways stands out as before; a cycle of
-friends in a match where every pair leans is read as what such a match makes.
+stone), and along a cycle of friends such a good goes round.  With the option on, the null keeps
+each transfer's direction even on average and lets each pair of the cycle lean one way or the
+other as hard as the match's pairs that share no seat with the cycle lean in the same good
+(:func:`outside_counts`; in every good where fewer than :data:`MIN_LEAN_UNITS` of them moved it
+twice; pairs on a wash cycle, under test themselves, left out): each leg's count along is
+beta-binomial with a symmetric Beta(alpha, alpha) fitted to those pairs (:func:`fit_lean`), the legs
+independent, and the cycle's p-value is twice the tail of their total (:func:`lean_tail`), times
+the cycles the search met; where those pairs trade as evenly as coins (the fit at its largest
+alpha) or are too few, the coin.  But a wash cycle is itself a cycle of pairs each leaning one
+way: where the match's pairs lean hard, the lean explains it away (on simulated wash cycles, held
+out, it raised 38% to 70% of the planted pairs where the coin raises all of them), which is why
+it is off unless a user's honest play makes cycles of friends.
 
 >>> import networkx as nx
 >>> G = nx.MultiDiGraph()
@@ -40,12 +46,12 @@ friends in a match where every pair leans is read as what such a match makes.
 ...     for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
 ...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
 >>> PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
-...     "max_search_steps": 10000}
+...     "max_search_steps": 10000, "wash_cycle_lean": False}
 >>> [(f.kind, f.agents, f.score, f.p_value) for f in wash_cycles(TransferView(G), PARAMS)[0]]
 [('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
 
-(nine transfers of wood, all the cycle's way round, and no pair outside the cycle to read a lean
-from: the coin, 2 x 2^-9.)
+(nine transfers of wood, all the cycle's way round: the coin, 2 x 2^-9; with the lean on, the same here: no
+pair outside the cycle to read a lean from.)
 """
 
 from __future__ import annotations
@@ -63,16 +69,20 @@ from .graph import Exchange, TransferView
 from .mirrors import _close
 from .stats import binom_sf
 
-__all__ = ["CYCLE_NULL", "fit_lean", "lean_tail", "wash_cycles"]
+__all__ = ["CYCLE_NULL", "LEAN_NULL", "fit_lean", "lean_tail", "wash_cycles"]
 
 Transfer = tuple[Any, ...]
 """``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
 that carried it (4th), whose other goods tell whether the members' positions changed."""
 
-CYCLE_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way, each pair "
-              "leaning one way or the other as hard as the match's pairs outside the cycle lean in that good "
-              "(beta-binomial per pair, the lean a symmetric Beta fitted to those pairs; two-sided)")
-"""The wash-cycle null, in words."""
+CYCLE_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way "
+              "(binomial, two-sided)")
+"""The wash-cycle null, in words (the lean off, as shipped)."""
+
+LEAN_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way, each pair "
+             "leaning one way or the other as hard as the match's pairs outside the cycle lean in that good "
+             "(beta-binomial per pair, the lean a symmetric Beta fitted to those pairs; two-sided)")
+"""The wash-cycle null with ``wash_cycle_lean`` on, in words."""
 
 
 LEAN_GRID: tuple[float, ...] = tuple(0.05 * 1.25 ** i for i in range(48))
@@ -380,9 +390,10 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
                       flows: Mapping[Any, Mapping[tuple[Any, Any], list[Transfer]]] | None = None,
                       ) -> tuple[nx.Graph, list[dict[str, Any]]]:
     """The cycles met that are wash cycles (:func:`_qualifying`), each with its test, and the
-    graph of seats their legs join (a cycle adding no leg to a ring already found is skipped).  Each test reads
-    its lean (:func:`outside_counts`) from ``flows`` without the pairs on any wash cycle: those are under test,
-    no yardstick of honest play (two washes in one good would otherwise explain each other away)."""
+    graph of seats their legs join (a cycle adding no leg to a ring already found is skipped).  With ``flows``
+    (the lean on), each test reads its lean (:func:`outside_counts`) from them without the pairs on any wash
+    cycle: those are under test, no yardstick of honest play (two washes in one good would otherwise explain
+    each other away); without, each transfer is a coin."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
     rings = nx.Graph()
     found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float]] = []
@@ -407,9 +418,10 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
 
 
 def _ring_flag(view: TransferView, members: list[Any], rings: nx.Graph, cycles: list[dict[str, Any]],
-               threshold: float, circular: Mapping[Any, Any]) -> Flag:
+               threshold: float, circular: Mapping[Any, Any], null: str = CYCLE_NULL) -> Flag:
     """One ring's flag: its best cycle (most laps, then smallest p-value, then shortest) named
-    first, every cycle inside it as evidence, its pairs' net shares in the explanation."""
+    first, every cycle inside it as evidence, its pairs' net shares in the explanation; ``null`` the test's, in
+    words."""
     inside = [c for c in cycles if c["cycle"][0] in members]
     best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
     cycle = best["cycle"]
@@ -454,12 +466,13 @@ def _ring_flag(view: TransferView, members: list[Any], rings: nx.Graph, cycles: 
         ),
         details=details,
         p_value=best["p"],
-        null=CYCLE_NULL,
+        null=null,
     )
 
 
 def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
-    """Goods that go around a cycle of three or more (module rule *wash cycle*).
+    """Goods that go around a cycle of three or more (module rule *wash cycle*), tested as coins or, with
+    ``params["wash_cycle_lean"]``, against the match's lean (module rules *the test*, *the lean*).
 
     Cycles that share seats are one ring: one flag per ring (connected seats), naming its
     best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
@@ -469,12 +482,14 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     budget = [int(params["max_search_steps"])]
     flows = _good_flows(view)
     met = _met_cycles(flows, int(params["max_cycle_length"]), ratio, max(1, int(threshold)), budget)
-    rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]), flows)
+    lean = bool(params["wash_cycle_lean"])
+    rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]),
+                                      flows if lean else None)
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
                      "some cycles may be missing")
     circular = view.graph.graph.get("circular_reputation") or {}
-    flags = [_ring_flag(view, members, rings, cycles, threshold, circular)
+    flags = [_ring_flag(view, members, rings, cycles, threshold, circular, LEAN_NULL if lean else CYCLE_NULL)
              for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
     return flags, notes

@@ -573,23 +573,24 @@ def _cycle_beside(outside: list[tuple[str, str, int, int]]) -> nx.MultiDiGraph:
 
 
 WASH_PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
-               "max_search_steps": 10000}
+               "max_search_steps": 10000, "wash_cycle_lean": True}
+LEAN_ON = {"screens": {"ring": {"wash_cycle_lean": True}}}
 
 
 def test_a_wash_cycle_is_read_against_how_hard_the_matchs_other_pairs_lean_in_its_good() -> None:
-    """Twelve transfers of wood round a -> b -> c, all the cycle's way.  Where the pairs outside the cycle pass
-    wood back and forth evenly (2 and 2 each), no pair leans: the coin, 2 x 2^-12.  Where each of them passes
-    it one way only (4 and 0, 0 and 4, 4 and 0), pairs lean as hard as a symmetric Beta(0.05, 0.05) allows (the
-    fit's smallest alpha): each leg's 4 of 4 along has chance B(4 + a, a) / B(a, a), the three legs' twelve
-    along that cubed, doubled: not unusual, and no flag."""
+    """With the lean on: twelve transfers of wood round a -> b -> c, all the cycle's way.  Where the pairs outside
+    the cycle pass wood back and forth evenly (2 and 2 each), no pair leans: the coin, 2 x 2^-12.  Where each of
+    them passes it one way only (4 and 0, 0 and 4, 4 and 0), pairs lean as hard as a symmetric Beta(0.05, 0.05)
+    allows (the fit's smallest alpha): each leg's 4 of 4 along has chance B(4 + a, a) / B(a, a), the three legs'
+    twelve along that cubed, doubled: not unusual, and no flag."""
     from daishi_forensics.screens.graph import TransferView
-    from daishi_forensics.screens.wash_cycle import fit_lean, wash_cycles
+    from daishi_forensics.screens.wash_cycle import LEAN_NULL, fit_lean, wash_cycles
 
     even = _cycle_beside([("d", "e", 2, 2), ("f", "g", 2, 2), ("h", "i", 2, 2)])
     [flag], _notes = wash_cycles(TransferView(even), WASH_PARAMS)
     assert flag.p_value == pytest.approx(2 * 0.5 ** 12, rel=1e-12) and flag.details["minP"] == 2 * 0.5 ** 12
-    assert flag.details["lean"] is None
-    assert [f.kind for f in flags_of(even, "ring")] == ["wash_cycle"]
+    assert flag.details["lean"] is None and flag.null == LEAN_NULL
+    assert [f.kind for f in flags_of(even, "ring", **LEAN_ON)] == ["wash_cycle"]
 
     leaning = _cycle_beside([("d", "e", 4, 0), ("f", "g", 0, 4), ("h", "i", 4, 0)])
     alpha = fit_lean([(4, 0), (0, 4), (4, 0)])
@@ -599,7 +600,26 @@ def test_a_wash_cycle_is_read_against_how_hard_the_matchs_other_pairs_lean_in_it
     [flag], _notes = wash_cycles(TransferView(leaning), WASH_PARAMS)
     assert flag.p_value == pytest.approx(2 * leg ** 3) and flag.p_value > 0.1
     assert flag.details["lean"] == pytest.approx(0.05)
-    assert [f for f in flags_of(leaning, "ring") if f.kind == "wash_cycle"] == []
+    assert [f for f in flags_of(leaning, "ring", **LEAN_ON) if f.kind == "wash_cycle"] == []
+
+
+def test_as_shipped_a_wash_cycle_is_read_as_coins_however_the_matchs_other_pairs_lean() -> None:
+    """The lean is off as shipped: the same twelve transfers round a -> b -> c beside pairs that pass wood one way
+    only are the coin's 2 x 2^-12 (no lean read, the binomial's null in words), and raised; the flag the same as
+    beside pairs trading evenly."""
+    from daishi_forensics.screens import load_config
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.wash_cycle import CYCLE_NULL, wash_cycles
+
+    assert load_config().screens["ring"]["wash_cycle_lean"] is False
+    leaning = _cycle_beside([("d", "e", 4, 0), ("f", "g", 0, 4), ("h", "i", 4, 0)])
+    [flag], _notes = wash_cycles(TransferView(leaning), {**WASH_PARAMS, "wash_cycle_lean": False})
+    assert flag.p_value == pytest.approx(2 * 0.5 ** 12, rel=1e-12) and flag.details["minP"] == 2 * 0.5 ** 12
+    assert flag.details["lean"] is None and flag.null == CYCLE_NULL
+    [shipped] = [f for f in flags_of(leaning, "ring") if f.kind == "wash_cycle"]
+    even = _cycle_beside([("d", "e", 2, 2), ("f", "g", 2, 2), ("h", "i", 2, 2)])
+    [beside_even] = [f for f in flags_of(even, "ring") if f.kind == "wash_cycle"]
+    assert (shipped.p_value, shipped.null, shipped.agents) == (beside_even.p_value, CYCLE_NULL, ("a", "b", "c"))
 
 
 def test_too_few_outside_pairs_in_the_good_read_the_lean_from_every_good() -> None:
@@ -1313,13 +1333,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.18.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.19.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.18.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.19.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
@@ -1373,6 +1393,10 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
      r"^config override: screens.fans.min_groups must be a whole number in \[1, 9007199254740991\], not 0$"),
     ({"screens": {"ring": {"cycle_threshold": 0}}},
      r"^config override: screens.ring.cycle_threshold must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"ring": {"wash_cycle_lean": 1}}},
+     r"^config override: screens.ring.wash_cycle_lean must be true or false$"),
+    ({"screens": {"ring": {"wash_cycle_lean": None}}},
+     r"^config override: screens.ring.wash_cycle_lean must be true or false$"),
     ({"screens": {"thrown_fight": {"min_value": float("inf")}}},
      r"^config override: screens.thrown_fight.min_value must be a number in \[0, inf\), not inf$"),
     ({"screens": {"pair_outlier": {"season_seed": 2**32}}},

@@ -87,7 +87,10 @@ def test_seat_floor_by_hand() -> None:
 # -- wash cycles: the search is paid for -------------------------------------------------------
 
 
-def test_a_wash_cycle_pays_for_every_cycle_the_search_met() -> None:
+@pytest.mark.parametrize("lean", [False, True])
+def test_a_wash_cycle_pays_for_every_cycle_the_search_met(lean: bool) -> None:
+    """Two wash triangles of wood: each pays for the two cycles the search met.  With the lean on, neither is a
+    yardstick of the other (both under test): no outside pair is left, the coin as with it off."""
     g = nx.MultiDiGraph()
     for seats, start in (("abc", 0), ("xyz", 100)):  # two triangles of wood, three laps each
         for lap in range(3):
@@ -96,7 +99,7 @@ def test_a_wash_cycle_pays_for_every_cycle_the_search_met() -> None:
                 g.add_edge(u, v, value=6.0, tick=start + 10 * lap + i, event=f"{seats}{lap}{i}",
                            goods={"wood": 6.0})
     params = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
-              "max_search_steps": 10000}
+              "max_search_steps": 10000, "wash_cycle_lean": lean}
     flags, _ = wash_cycles(TransferView(g), params)
     # each: nine transfers, all the cycle's way (two-sided: 2 x 2^-9), times the two cycles the search met
     assert [(f.agents, f.p_value, f.details["cyclesSearched"]) for f in flags] == [

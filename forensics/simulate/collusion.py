@@ -23,6 +23,25 @@ FEEDER_MODES: tuple[str, ...] = ("offer", "ask")
 every feeder was planted before); ``ask``, the beneficiary asks each spoke for them and the spoke grants it."""
 
 
+def _enlist(sim: Simulation, seats: list[Agent], tag: str, need: dict[str, int]) -> None:
+    """Seats of a wash: they trade less on their own and hoard ``need`` of the washed goods."""
+    for a in seats:
+        a.trade_rate *= 0.6
+        a.tags.append(tag)
+        sim.set_project(a, "hoard")
+        a.need = dict(need)
+        sim._update_want(a)
+
+
+def _keep_stock(sim: Simulation, seats: list[Agent], stock: dict[str, int]) -> None:
+    """Every seat holding less than ``stock`` of a washed good hoards again, up to two more of each."""
+    for a in seats:
+        if any(a.carried.get(k, 0) < n for k, n in stock.items()):
+            a.project = "hoard"
+            a.need = {k: n + 2 for k, n in stock.items()}
+            sim._update_want(a)
+
+
 class Feeder(Behavior):
     """Spokes send value one way to a beneficiary: gifts, or trades for a token.
 
@@ -140,7 +159,31 @@ class Feeder(Behavior):
         })
 
 
-class Ring(Behavior):
+class _CycleWash(Behavior):
+    """A wash played round a cycle of 3 to ``max_k`` seats (:class:`Ring`, :class:`WashCycle`): the seats, one
+    pattern of goods drawn from :attr:`_GOODS`, the trades made."""
+
+    _GOODS: tuple[Any, ...] = ()
+
+    def __init__(self, rng: random.Random, max_k: int = 4) -> None:
+        super().__init__()
+        self.k = rng.randint(3, max_k)
+        self.trades: list[dict[str, Any]] = []
+
+    def _claim_cycle(self, sim: Simulation) -> bool:
+        """Claim the cycle's seats (at least three) and draw its goods; False when too few seats are free."""
+        got = self.claim(sim, self.k, least=3)
+        if not got:
+            return False
+        self.cycle = got
+        self.goods = self._GOODS[int(sim.rng.random() * len(self._GOODS))]
+        return True
+
+    def members(self) -> list[Agent]:
+        return list(self.cycle) if self.active else []
+
+
+class Ring(_CycleWash):
     """Wash trades around a cycle and back: the same goods go round, nets stay near zero."""
 
     kind = "ring"
@@ -149,20 +192,16 @@ class Ring(Behavior):
               (("wood", 2), ("food", 2)), (("stone", 2), ("wood", 3)))
 
     def __init__(self, rng: random.Random, max_k: int = 4) -> None:
-        super().__init__()
-        self.k = rng.randint(3, max_k)
-        self.trades: list[dict[str, Any]] = []
+        super().__init__(rng, max_k)
         self.steps: list[tuple[int, int]] = []
         self.owed: dict[tuple[str, str], tuple[str, dict[str, int], dict[str, int]]] = {}
 
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = self.claim(sim, self.k, least=3)
-        if not got:
+        if not self._claim_cycle(sim):
             return
-        self.cycle = got
-        self.goods = self._GOODS[int(rng.random() * len(self._GOODS))]
+        got = self.cycle
         k = len(got)
         forward = [(i, (i + 1) % k) for i in range(k)]
         backward = [((i + 1) % k, i) for i in range(k - 1, -1, -1)]
@@ -174,15 +213,7 @@ class Ring(Behavior):
         self.start = int(sim.planned * (0.04 + 0.2 * rng.random()))
         self.next = self.start
         (x, _), (y, _) = self.goods
-        for a in got:
-            a.trade_rate *= 0.6
-            a.tags.append("ring")
-            sim.set_project(a, "hoard")
-            a.need = {x: 6, y: 6}
-            sim._update_want(a)
-
-    def members(self) -> list[Agent]:
-        return list(self.cycle) if self.active else []
+        _enlist(sim, got, "ring", {x: 6, y: 6})
 
     def before_tick(self, t: int) -> None:
         if not self.active:
@@ -191,11 +222,7 @@ class Ring(Behavior):
         assert sim is not None
         if t % 5 == 0:  # keep a working stock of the washed goods
             (x, qx), (y, qy) = self.goods
-            for a in self.cycle:
-                if a.carried.get(x, 0) < 2 * qx or a.carried.get(y, 0) < 2 * qy:
-                    a.project = "hoard"
-                    a.need = {x: 2 * qx + 2, y: 2 * qy + 2}
-                    sim._update_want(a)
+            _keep_stock(sim, self.cycle, {x: 2 * qx, y: 2 * qy})
         if t < self.next:
             return
         self.next = t + self.period + sim.rng.randint(0, 2)
@@ -261,7 +288,7 @@ class Ring(Behavior):
         })
 
 
-class WashCycle(Behavior):
+class WashCycle(_CycleWash):
     """One good passed round a cycle of seats, each paying its giver in another good at the reference values.
 
     ``A -> B -> C -> A``: A gives B the cycled good and B pays A, then B gives C the same good and C pays
@@ -278,32 +305,17 @@ class WashCycle(Behavior):
     """``(cycled good, how many, payment good, how many)``, each a fair exchange at the reference values
     (within one unit's worth): nothing here is off price."""
 
-    def __init__(self, rng: random.Random, max_k: int = 4) -> None:
-        super().__init__()
-        self.k = rng.randint(3, max_k)
-        self.trades: list[dict[str, Any]] = []
-
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = self.claim(sim, self.k, least=3)
-        if not got:
+        if not self._claim_cycle(sim):
             return
-        self.cycle = got
-        self.goods = self._GOODS[int(rng.random() * len(self._GOODS))]
+        got = self.cycle
         self.pos = 0
         self.period = rng.randrange(2, 6)
         self.next = int(sim.planned * (0.04 + 0.2 * rng.random()))
         x, qx, y, qy = self.goods
-        for a in got:
-            a.trade_rate *= 0.6
-            a.tags.append("wash-cycle")
-            sim.set_project(a, "hoard")
-            a.need = {x: 2 * qx + 2, y: 2 * qy + 2}
-            sim._update_want(a)
-
-    def members(self) -> list[Agent]:
-        return list(self.cycle) if self.active else []
+        _enlist(sim, got, "wash-cycle", {x: 2 * qx + 2, y: 2 * qy + 2})
 
     def before_tick(self, t: int) -> None:
         if not self.active:
@@ -312,11 +324,7 @@ class WashCycle(Behavior):
         assert sim is not None
         if t % 5 == 0:  # keep a working stock of both goods, so any seat can give or pay in its turn
             x, qx, y, qy = self.goods
-            for a in self.cycle:
-                if a.carried.get(x, 0) < 2 * qx or a.carried.get(y, 0) < 2 * qy:
-                    a.project = "hoard"
-                    a.need = {x: 2 * qx + 2, y: 2 * qy + 2}
-                    sim._update_want(a)
+            _keep_stock(sim, self.cycle, {x: 2 * qx, y: 2 * qy})
         if t < self.next:
             return
         self.next = t + self.period + sim.rng.randint(0, 2)
