@@ -264,14 +264,15 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                 kinds = Counter(a.kind for a in acts)
                 by_kind = {k: round(sum(a.value or 0.0 for a in acts if a.kind == k) / (view.scale or 1.0), 1)
                            for k in sorted(kinds)}
-                gated = (gate > 0 and view.contact is not None and ratio >= gate) or _kept_silent(graph, x, v)
+                read = _ungated(graph, x, v)
+                gated = (gate > 0 and view.contact is not None and ratio >= gate) or _kept_silent(read)
                 if again < (gated_floor if gated else floor):
                     under += 1
                     why = (f"under the floor of {gated_floor:g} left for a pair that kept company or kept silent"
                            if gated else "under the floor, short of the company gate and the silence level")
                 else:
                     untested += 1
-                    why = "test" + _thrown_test_figures(result, clean, graph, x, v)
+                    why = "test" + _thrown_test_figures(result, clean, read)
                 notes.append(f"seed {seed}: {why}, {len(acts)} acts took {taken:.1f} typical exchanges, "
                              f"{again:.1f} leaving the largest out "
                              f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))}), "
@@ -283,32 +284,34 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
             print(f"             {note}")
 
 
-def _kept_silent(graph: nx.MultiDiGraph, x: str, v: str) -> bool:
-    """Whether the pair's victim's silence alone passed the thrown-fight gates (its silence p-value at
-    most the shipped ``silence_level``, where the match's victims answer)."""
-    from daishi_forensics.screens import load_config
-    from daishi_forensics.screens.graph import TransferView
-    from daishi_forensics.screens.thrown_fight import MIN_ANSWER_RATE, thrown_fight
-
-    params = dict(load_config().screens["thrown_fight"])
-    level = float(params.get("silence_level", 0.0))
-    found, _tests = thrown_fight(TransferView(graph), {**params, "min_value": 0.0, "company_ratio": 0.0})
-    flag = next((c.flag for c in found if c.flag.agents == (x, v)), None)
-    return (flag is not None and level > 0 and flag.details["answerRate"] >= MIN_ANSWER_RATE
-            and flag.details["pSilence"] <= level)
-
-
-def _thrown_test_figures(result: Any, clean: list[Any], graph: nx.MultiDiGraph, x: str, v: str) -> str:
-    """A thrown fight its test missed: ``p (the count's and the silence's parts, the acts expected,
-    the victim's answer rate), the screen's share of the match's rate; honest matches with a thrown-fight
-    test as small``."""
+def _ungated(graph: nx.MultiDiGraph, x: str, v: str) -> Any:
+    """The pair's thrown-fight finding (``x`` on ``v``) with every size floor and the company gate off: what its
+    test read, whatever the floors; None where the screen made no test of it."""
     from daishi_forensics.screens import load_config
     from daishi_forensics.screens.graph import TransferView
     from daishi_forensics.screens.thrown_fight import thrown_fight
 
     params = dict(load_config().screens["thrown_fight"])
-    found, _tests = thrown_fight(TransferView(graph), {**params, "min_value": 0.0, "company_ratio": 0.0})
-    flag = next((c.flag for c in found if c.flag.agents == (x, v)), None)
+    found, _tests = thrown_fight(TransferView(graph), {**params, "min_value": 0.0, "min_value_gated": 0.0,
+                                                       "company_ratio": 0.0})
+    return next((c.flag for c in found if c.flag.agents == (x, v)), None)
+
+
+def _kept_silent(flag: Any) -> bool:
+    """Whether a pair's victim's silence alone passed the thrown-fight gates (``flag``, :func:`_ungated`: its
+    silence p-value at most the shipped ``silence_level``, where the match's victims answer)."""
+    from daishi_forensics.screens import load_config
+    from daishi_forensics.screens.thrown_fight import MIN_ANSWER_RATE
+
+    level = float(load_config().screens["thrown_fight"].get("silence_level", 0.0))
+    return (flag is not None and level > 0 and flag.details["answerRate"] >= MIN_ANSWER_RATE
+            and flag.details["pSilence"] <= level)
+
+
+def _thrown_test_figures(result: Any, clean: list[Any], flag: Any) -> str:
+    """A thrown fight its test missed (``flag``, :func:`_ungated`): ``p (the count's and the silence's parts, the
+    acts expected, the victim's answer rate), the screen's share of the match's rate; honest matches with a
+    thrown-fight test as small``."""
     if flag is None:
         return " (no test)"
     d = flag.details

@@ -393,9 +393,10 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             taken = sum(act.value or 0.0 for act in acts)
             company = kept_company(view, ratio, company_ratio)
             silent = kept_silent(test, silence_level)
-            if not passes_floor(taken, taken_again(acts), min_value, min_gated, company or silent):
+            again = taken_again(acts)
+            if not passes_floor(taken, again, min_value, min_gated, company or silent):
                 continue
-            flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing, taken,
+            flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing, (taken, again),
                                 acts_by.get(aggressor, 0.0) - len(acts), company, silent)
             found.append(Candidate(flag, (key,)))
     return found, tests
@@ -487,10 +488,12 @@ def _pair_test(view: TransferView, yardstick: _Yardstick, aggressor: Any, victim
 
 
 def _thrown_flag(view: TransferView, pair: Any, aggressor: Any, victim: Any, test: _PairTest, answered: int,
-                 together: float, ratio: float, dealing: bool, taken: float, others_acts: float,
+                 together: float, ratio: float, dealing: bool, value: tuple[float, float], others_acts: float,
                  company: bool, silent: bool = False) -> Flag:
     """The ``thrown_fight`` flag of one aggressor and victim: its story, its evidence (the acts and the
-    exchanges between them) and its figures."""
+    exchanges between them) and its figures; ``value`` what the acts took, in all and leaving the largest
+    out (:func:`taken_again`), as the floor read them."""
+    taken, again = value
     acts = pair.acts_by(aggressor)
     cooperation = pair.exchanges
     k = len(acts)
@@ -525,7 +528,7 @@ def _thrown_flag(view: TransferView, pair: Any, aggressor: Any, victim: Any, tes
             "expectedActs": round(expected, 4),
             "aggressorActsOnOthers": int(others_acts),
             "valueTaken": taken,
-            "valueTakenAgain": taken_again(acts),
+            "valueTakenAgain": again,
             "refills": refills,
             "retaliations": answered,
             "answerRate": round(test.answer_rate, 4),

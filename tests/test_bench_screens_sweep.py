@@ -124,3 +124,35 @@ def test_sweep_compare_thrown_fight_prints_the_lowered_floor_against_it_off(caps
     assert "(  0/  1) /" in row and row.rstrip().endswith("0 / 1")
     found = next(line for line in out.splitlines() if "planted" in line and "thrown_fight pairs found" in line)
     assert "shipped  1.000" in found and "off  1.000" in found and "+0.000 of the planted pairs" in found
+
+
+def _silent_and_small(value: float) -> nx.MultiDiGraph:
+    """As tests/test_screens.py's silent victim (240 ticks beside x, where the match's victims hit back), x's six
+    thefts taking ``value`` each."""
+    from .test_screens import honest_market, take, trade
+
+    outsiders = ["a", "b", "c", "d"]
+    g = nx.MultiDiGraph(contact={**{p: 30 for p in itertools.combinations(outsiders, 2)}, ("v", "x"): 240}, ticks=300)
+    honest_market(g, outsiders, rounds=2)
+    for t in (3, 13, 23):
+        take(g, "a", "b", t, 2.0, kind="theft")
+        take(g, "b", "a", t + 1, 1.0, kind="attack")
+    for t in (10, 40, 70, 100, 130, 160):
+        take(g, "v", "x", t, value, kind="theft")
+    for t in (5, 50):
+        trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0})
+    return g
+
+
+def test_a_missed_fight_whose_victim_kept_silent_is_read_as_silent_whatever_its_acts_took() -> None:
+    """The misses' diagnosis reads the pair's test with every floor off: six thefts of 0.5 (2.5 beside the largest,
+    under the one typical exchange of 6 left past the gates) by a pair whose victim kept silent are read as silent
+    (then under the lowered floor), as six thefts of 2 are; with the lowered floor left on, the diagnosis read no
+    test for the small ones and called them short of the silence level."""
+    small, large = _silent_and_small(0.5), _silent_and_small(2.0)
+    assert bench._ungated(small, "v", "x") is None  # no fight of v on x
+    read = bench._ungated(small, "x", "v")
+    assert read is not None and read.details["valueTakenAgain"] == 2.5
+    assert bench._kept_silent(read) and bench._kept_silent(bench._ungated(large, "x", "v"))
+    assert not bench._kept_silent(None)
+    assert bench._thrown_test_figures(None, [], None) == " (no test)"
