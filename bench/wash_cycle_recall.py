@@ -1,7 +1,7 @@
 """Recall of the wash-cycle test on planted wash cycles, with the lean off (as shipped) and on, and what each
 costs on honest matches.
 
-    python bench/wash_cycle_recall.py [--split tune|report|gate] [--seeds 40] [--noise none,light,medium,heavy]
+    python bench/wash_cycle_recall.py [--split tune|report|gate|gate2] [--seeds 40] [--noise none,light,medium,heavy]
                                       [--settings default,150 ticks,600 ticks,4 player seats,32 player seats]
                                       [--clean FIRST-LAST] [--workers N]
 
@@ -25,7 +25,7 @@ plays that scenario and reads, per setting and noise level:
 Nothing is tuned here.  Splits of planted seeds: ``tune`` (seeds 1...) is where the scenario's mechanics were
 checked and this bench written; ``report`` (seeds 5001...) was held out until its first look, under
 configuration 2.18.0, which led to the lean's being turned off; ``gate`` (seeds 6001...) was kept for that
-change's gate.  Settings other than the simulator's defaults (8 player seats, 300 ticks, a 12 x 12 map) are
+change's gate, ``gate2`` (seeds 7001...) for the gate of configuration 2.20.0 (rings joined by a pair of seats).  Settings other than the simulator's defaults (8 player seats, 300 ticks, a 12 x 12 map) are
 ``bench/screens.py``'s sweep settings.
 """
 
@@ -45,11 +45,12 @@ import networkx as nx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screens  # noqa: E402  (bench/screens.py, the collusion screens benchmark)
 
-SPLITS = {"tune": 1, "report": 5001, "gate": 6001}
+SPLITS = {"tune": 1, "report": 5001, "gate": 6001, "gate2": 7001}
 """First seed of each split of planted wash-cycle matches."""
 HOW = {"tune": "the scenario's mechanics checked and the bench written on it",
        "report": "held out until its first look, under configuration 2.18.0",
-       "gate": "kept for the gate of configuration 2.19.0"}
+       "gate": "kept for the gate of configuration 2.19.0",
+       "gate2": "kept for the gate of configuration 2.20.0"}
 """How each split was used."""
 DEFAULT = "default"
 """The simulator's default size (8 player seats, 300 ticks, a 12 x 12 map)."""

@@ -17,8 +17,11 @@ exchanges that carried the laps, every good they moved counted, is at most
 ``max_member_imbalance`` too: the goods came back and nothing moved.  Food going round an
 honest triangle as a currency, paying for wood, stone and fiber that move for good, leaves
 each member's goods changed (net share about 0.5): trade, not a wash.  Qualifying cycles
-that share seats are one ring: one flag per ring, its best cycle first; the score is that
-cycle's laps.
+that share a pair of seats are one ring (:func:`rings_of`): one flag per ring, its best cycle
+first; the score is that cycle's laps.  Cycles that share one seat only are rings of their own,
+each its own flag and test: a seat of a wash that also passes some good round with honest
+friends does not bring them into the wash (configuration 2.20.0; before, any seat in common
+joined two cycles, and the ring's p-value was its best cycle's).
 
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
 cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  Each transfer
@@ -69,7 +72,7 @@ from .graph import Exchange, TransferView
 from .mirrors import _close
 from .stats import binom_sf
 
-__all__ = ["CYCLE_NULL", "LEAN_NULL", "fit_lean", "lean_tail", "wash_cycles"]
+__all__ = ["CYCLE_NULL", "LEAN_NULL", "fit_lean", "lean_tail", "rings_of", "wash_cycles"]
 
 Transfer = tuple[Any, ...]
 """``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
@@ -417,12 +420,39 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
     return rings, cycles
 
 
-def _ring_flag(view: TransferView, members: list[Any], rings: nx.Graph, cycles: list[dict[str, Any]],
-               threshold: float, circular: Mapping[Any, Any], null: str = CYCLE_NULL) -> Flag:
-    """One ring's flag: its best cycle (most laps, then smallest p-value, then shortest) named
-    first, every cycle inside it as evidence, its pairs' net shares in the explanation; ``null`` the test's, in
-    words."""
-    inside = [c for c in cycles if c["cycle"][0] in members]
+def rings_of(cycles: list[tuple[Any, ...]]) -> list[list[int]]:
+    """The rings the qualifying ``cycles`` make (module rule *wash cycle*): the indices of the cycles in each,
+    cycles joined when they share a pair of seats (two seats; through others too), each ring's in the cycles'
+    order, the rings in the order of their first cycle.
+
+    >>> rings_of([("a", "b", "c"), ("b", "x", "y"), ("a", "c", "d"), ("x", "y", "z")])
+    [[0, 2], [1, 3]]
+    """
+    parent = list(range(len(cycles)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    seats = [set(c) for c in cycles]
+    for i in range(len(cycles)):
+        for j in range(i):
+            if len(seats[i] & seats[j]) >= 2:
+                parent[root(i)] = root(j)
+    rings: dict[int, list[int]] = {}
+    for i in range(len(cycles)):
+        rings.setdefault(root(i), []).append(i)
+    return sorted(rings.values(), key=lambda ring: ring[0])
+
+
+def _ring_flag(view: TransferView, inside: list[dict[str, Any]], rings: nx.Graph, threshold: float,
+               circular: Mapping[Any, Any], null: str = CYCLE_NULL) -> Flag:
+    """One ring's flag (``inside``, its cycles): its best cycle (most laps, then smallest p-value, then shortest)
+    named first, every cycle inside it as evidence, its pairs' net shares in the explanation; ``null`` the test's,
+    in words."""
+    members = ordered({n for c in inside for n in c["cycle"]})
     best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
     cycle = best["cycle"]
     pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
@@ -474,7 +504,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     """Goods that go around a cycle of three or more (module rule *wash cycle*), tested as coins or, with
     ``params["wash_cycle_lean"]``, against the match's lean (module rules *the test*, *the lean*).
 
-    Cycles that share seats are one ring: one flag per ring (connected seats), naming its
+    Cycles that share a pair of seats are one ring (:func:`rings_of`): one flag per ring, naming its
     best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
     """
     ratio = float(params["max_leg_ratio"])
@@ -490,6 +520,8 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
                      "some cycles may be missing")
     circular = view.graph.graph.get("circular_reputation") or {}
-    flags = [_ring_flag(view, members, rings, cycles, threshold, circular, LEAN_NULL if lean else CYCLE_NULL)
-             for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
+    groups = [[cycles[i] for i in ring] for ring in rings_of([c["cycle"] for c in cycles])]
+    groups.sort(key=lambda inside: repr(ordered({n for c in inside for n in c["cycle"]})))
+    flags = [_ring_flag(view, inside, rings, threshold, circular, LEAN_NULL if lean else CYCLE_NULL)
+             for inside in groups]
     return flags, notes

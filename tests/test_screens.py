@@ -329,6 +329,36 @@ def test_wash_cycle_exact() -> None:
     assert flag.details["pairNetShare"] == {"a~b": 1.0, "b~c": 1.0, "a~c": 1.0}  # each pair looks one-way
 
 
+def _triangles(second: str) -> nx.MultiDiGraph:
+    """Wood round a -> b -> c three times; then stone round a -> ``second`` three times (a triangle)."""
+    g = ring_graph(["a", "b", "c"])
+    tick = 100
+    for _ in range(3):
+        for u, v in zip(second, second[1:] + second[0]):
+            gift(g, u, v, tick, 6.0, good="stone")
+            tick += 1
+    return g
+
+
+def test_cycles_sharing_one_seat_are_rings_of_their_own_and_cycles_sharing_a_pair_one_ring() -> None:
+    """Two wash triangles sharing seat a only (wood round a, b, c; stone round a, x, y) are two rings, two flags,
+    each its own test: nine transfers along, the coin's 2 x 2^-9, times the two cycles the search met.  Sharing
+    the pair a, b (stone round a, b, y), they are one ring of four seats, its best cycle's test."""
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.wash_cycle import rings_of, wash_cycles
+
+    params = {**WASH_PARAMS, "wash_cycle_lean": False}
+    apart, _notes = wash_cycles(TransferView(_triangles("axy")), params)
+    assert [(f.agents, f.pairs, f.p_value, f.details["good"]) for f in apart] == [
+        (("a", "b", "c"), (("a", "b"), ("a", "c"), ("b", "c")), 2 * 2 ** -9 * 2, "wood"),
+        (("a", "x", "y"), (("a", "x"), ("a", "y"), ("x", "y")), 2 * 2 ** -9 * 2, "stone")]
+    [joined], _notes = wash_cycles(TransferView(_triangles("aby")), params)
+    assert set(joined.agents) == {"a", "b", "c", "y"} and joined.details["cyclesFound"] == 2
+    assert joined.p_value == 2 * 2 ** -9 * 2
+    assert rings_of([("a", "b", "c"), ("a", "x", "y")]) == [[0], [1]]
+    assert rings_of([("a", "b", "c"), ("a", "x", "y"), ("b", "c", "x", "y")]) == [[0, 1, 2]]
+
+
 @pytest.mark.parametrize("start", [0, 1, 2, 3])
 def test_a_ring_is_found_whatever_node_starts_it(start: int) -> None:
     nodes = ["w", "x", "y", "z"]
@@ -1333,13 +1363,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.19.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.20.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.19.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.20.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
