@@ -63,6 +63,7 @@ import math
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping
+from itertools import combinations
 from typing import Any
 
 import networkx as nx
@@ -428,23 +429,14 @@ def rings_of(cycles: list[tuple[Any, ...]]) -> list[list[int]]:
     >>> rings_of([("a", "b", "c"), ("b", "x", "y"), ("a", "c", "d"), ("x", "y", "z")])
     [[0, 2], [1, 3]]
     """
-    parent = list(range(len(cycles)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    seats = [set(c) for c in cycles]
-    for i in range(len(cycles)):
-        for j in range(i):
-            if len(seats[i] & seats[j]) >= 2:
-                parent[root(i)] = root(j)
-    rings: dict[int, list[int]] = {}
-    for i in range(len(cycles)):
-        rings.setdefault(root(i), []).append(i)
-    return sorted(rings.values(), key=lambda ring: ring[0])
+    joined = nx.Graph()
+    joined.add_nodes_from(range(len(cycles)))
+    first: dict[frozenset[Any], int] = {}  # each pair of seats: the first cycle holding it
+    for i, cycle in enumerate(cycles):
+        for pair in combinations(cycle, 2):
+            joined.add_edge(first.setdefault(frozenset(pair), i), i)
+    joined.remove_edges_from(nx.selfloop_edges(joined))
+    return sorted((sorted(ring) for ring in nx.connected_components(joined)), key=lambda ring: ring[0])
 
 
 def _ring_flag(view: TransferView, inside: list[dict[str, Any]], rings: nx.Graph, threshold: float,
