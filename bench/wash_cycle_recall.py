@@ -36,6 +36,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -85,8 +86,9 @@ class Honest:
     other_wash_cycle: bool
 
 
+@cache
 def configs() -> tuple[Any, Any]:
-    """The shipped configuration and the same with ``wash_cycle_lean`` the other way."""
+    """The shipped configuration and the same with ``wash_cycle_lean`` the other way (read once a process)."""
     from daishi_forensics.screens import load_config
 
     shipped = load_config()

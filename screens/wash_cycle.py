@@ -439,12 +439,11 @@ def rings_of(cycles: list[tuple[Any, ...]]) -> list[list[int]]:
     return sorted((sorted(ring) for ring in nx.connected_components(joined)), key=lambda ring: ring[0])
 
 
-def _ring_flag(view: TransferView, inside: list[dict[str, Any]], rings: nx.Graph, threshold: float,
-               circular: Mapping[Any, Any], null: str = CYCLE_NULL) -> Flag:
-    """One ring's flag (``inside``, its cycles): its best cycle (most laps, then smallest p-value, then shortest)
-    named first, every cycle inside it as evidence, its pairs' net shares in the explanation; ``null`` the test's,
-    in words."""
-    members = ordered({n for c in inside for n in c["cycle"]})
+def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, Any]], rings: nx.Graph,
+               threshold: float, circular: Mapping[Any, Any], null: str = CYCLE_NULL) -> Flag:
+    """One ring's flag (``members``, its seats in order; ``inside``, its cycles): its best cycle (most laps, then
+    smallest p-value, then shortest) named first, every cycle inside it as evidence, its pairs' net shares in the
+    explanation; ``null`` the test's, in words."""
     best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
     cycle = best["cycle"]
     pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
@@ -513,7 +512,8 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
                      "some cycles may be missing")
     circular = view.graph.graph.get("circular_reputation") or {}
     groups = [[cycles[i] for i in ring] for ring in rings_of([c["cycle"] for c in cycles])]
-    groups.sort(key=lambda inside: repr(ordered({n for c in inside for n in c["cycle"]})))
-    flags = [_ring_flag(view, inside, rings, threshold, circular, LEAN_NULL if lean else CYCLE_NULL)
-             for inside in groups]
+    seated = sorted(((ordered({n for c in inside for n in c["cycle"]}), inside) for inside in groups),
+                    key=lambda group: repr(group[0]))
+    flags = [_ring_flag(view, members, inside, rings, threshold, circular, LEAN_NULL if lean else CYCLE_NULL)
+             for members, inside in seated]
     return flags, notes
