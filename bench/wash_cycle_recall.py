@@ -1,9 +1,10 @@
-"""Recall of the wash-cycle test on planted wash cycles, with the lean off (as shipped) and on, and what each
-costs on honest matches.
+"""Recall of the wash-cycle test on planted wash cycles as shipped and with one of its rules the other way (the lean,
+or the in-step rule), and what each costs on honest matches.
 
-    python bench/wash_cycle_recall.py [--split tune|report|gate|gate2] [--seeds 40] [--noise none,light,medium,heavy]
+    python bench/wash_cycle_recall.py [--split tune|report|gate|gate2|gate3|gate4] [--seeds 40]
+                                      [--noise none,light,medium,heavy]
                                       [--settings default,150 ticks,600 ticks,4 player seats,32 player seats]
-                                      [--clean FIRST-LAST] [--workers N]
+                                      [--compare lean|in_step] [--clean FIRST-LAST] [--workers N]
 
 The ring screen's wash-cycle test (goods that go round three seats or more and come back) is the one screen
 the simulator's ``ring`` scenario never exercises: its rings trade the same goods back and forth within each
@@ -14,19 +15,25 @@ plays that scenario and reads, per setting and noise level:
 
 - the planted cycles' pairs (each pair along the cycle) raised by a ``wash_cycle`` flag, and by any screen
   (Wilson 95%), and the precision of the pairs raised in those matches (both seats in the plant);
-- the same recall with ``wash_cycle_lean`` the other way, on the same matches: off (as shipped since
-  configuration 2.19.0), each transfer's direction a coin; on (configuration 2.18.0's test), each pair of the
-  cycle may lean as hard as the match's pairs outside it;
+- the same recall with one rule the other way, on the same matches (``--compare``): ``lean`` (the default),
+  ``wash_cycle_lean`` flipped: off (as shipped since configuration 2.19.0), each transfer's direction a coin; on
+  (configuration 2.18.0's test), each pair of the cycle may lean as hard as the match's pairs outside it;
+  ``in_step``, the in-step rule (configuration 2.21.0: the good passed on in step with what arrives) off, or at
+  0.05 where a configuration has it off;
 - why each planted cycle with a pair not raised was missed: no wash cycle qualified on its seats (laps, the
-  members' imbalance, the search), or one was tested and did not pass the match-level step (its p-value);
+  members' imbalance, the search), none was in step (with ``--compare in_step``: one qualified with the rule
+  off), or one was tested and did not pass the match-level step (its p-value);
 - with ``--clean FIRST-LAST``, those honest seeds (scenario ``clean``) at each setting and level: the matches not
   clear, and those with a wash-cycle flag, either way.
 
 Nothing is tuned here.  Splits of planted seeds: ``tune`` (seeds 1...) is where the scenario's mechanics were
 checked and this bench written; ``report`` (seeds 5001...) was held out until its first look, under
 configuration 2.18.0, which led to the lean's being turned off; ``gate`` (seeds 6001...) was kept for that
-change's gate, ``gate2`` (seeds 7001...) for the gate of configuration 2.20.0 (rings joined by a pair of seats).  Settings other than the simulator's defaults (8 player seats, 300 ticks, a 12 x 12 map) are
-``bench/screens.py``'s sweep settings.
+change's gate, ``gate2`` (seeds 7001...) for the gate of configuration 2.20.0 (rings joined by a pair of seats),
+``gate3`` (seeds 8001...) for the gate of a first in-step rule (the phases between arrivals; it failed at 150
+ticks and was not shipped), ``gate4`` (seeds 9001...) for the gate of configuration 2.21.0 (in step: each
+member's arrivals and pass-ons alternate).  Settings other than the simulator's defaults (8 player seats, 300
+ticks, a 12 x 12 map) are ``bench/screens.py``'s sweep settings.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -46,12 +53,15 @@ import networkx as nx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screens  # noqa: E402  (bench/screens.py, the collusion screens benchmark)
 
-SPLITS = {"tune": 1, "report": 5001, "gate": 6001, "gate2": 7001}
+SPLITS = {"tune": 1, "report": 5001, "gate": 6001, "gate2": 7001, "gate3": 8001, "gate4": 9001}
 """First seed of each split of planted wash-cycle matches."""
 HOW = {"tune": "the scenario's mechanics checked and the bench written on it",
        "report": "held out until its first look, under configuration 2.18.0",
        "gate": "kept for the gate of configuration 2.19.0",
-       "gate2": "kept for the gate of configuration 2.20.0"}
+       "gate2": "kept for the gate of configuration 2.20.0",
+       "gate3": "read once for the gate of an in-step rule that failed it (phases), not shipped",
+       "gate4": "read for the gate of configuration 2.21.0 (in step: arrivals and pass-ons alternate), then once by "
+                "this bench to check it (the same figures)"}
 """How each split was used."""
 DEFAULT = "default"
 """The simulator's default size (8 player seats, 300 ticks, a 12 x 12 map)."""
@@ -61,8 +71,8 @@ Pair = tuple[str, str]
 
 @dataclass(frozen=True)
 class Reading:
-    """One planted match read: its planted pairs, those raised by a wash-cycle flag as shipped and with
-    ``wash_cycle_lean`` the other way, those raised by any screen, every pair raised, the plant's seats, the
+    """One planted match read: its planted pairs, those raised by a wash-cycle flag as shipped and with the
+    compared rule the other way, those raised by any screen, every pair raised, the plant's seats, the
     verdict, and why a cycle was missed."""
 
     planted: frozenset[Pair]
@@ -77,7 +87,7 @@ class Reading:
 
 @dataclass(frozen=True)
 class Honest:
-    """One honest match read as shipped and with ``wash_cycle_lean`` the other way: the verdicts, and whether a
+    """One honest match read as shipped and with the compared rule the other way: the verdicts, and whether a
     wash-cycle flag was raised."""
 
     verdict: str
@@ -86,19 +96,33 @@ class Honest:
     other_wash_cycle: bool
 
 
+COMPARES = ("lean", "in_step")
+"""The rules ``--compare`` can turn the other way."""
+
+
 @cache
-def configs() -> tuple[Any, Any]:
-    """The shipped configuration and the same with ``wash_cycle_lean`` the other way (read once a process)."""
+def configs(compare: str = "lean") -> tuple[Any, Any]:
+    """The shipped configuration and the same with ``compare``'s rule the other way (read once a process):
+    ``wash_cycle_lean`` flipped, or ``wash_cycle_in_step`` off (1) where it is on, at 0.05 where it is off."""
     from daishi_forensics.screens import load_config
 
     shipped = load_config()
-    lean = bool(shipped.screens["ring"]["wash_cycle_lean"])
-    return shipped, load_config({"screens": {"ring": {"wash_cycle_lean": not lean}}})
+    ring = shipped.screens["ring"]
+    if compare == "lean":
+        return shipped, load_config({"screens": {"ring": {"wash_cycle_lean": not bool(ring["wash_cycle_lean"])}}})
+    if compare == "in_step":
+        level = 0.05 if float(ring["wash_cycle_in_step"]) >= 1 else 1.0
+        return shipped, load_config({"screens": {"ring": {"wash_cycle_in_step": level}}})
+    raise ValueError(f"--compare must be one of {', '.join(COMPARES)}, not {compare!r}")
 
 
-def other_name() -> str:
-    """What the comparison reads: ``lean on`` (as shipped, off) or ``lean off (coin)``."""
-    return "lean off (coin)" if configs()[0].screens["ring"]["wash_cycle_lean"] else "lean on"
+def other_name(compare: str = "lean") -> str:
+    """What the comparison reads: ``lean on`` (as shipped, off) or ``lean off (coin)``; ``in step off`` (as
+    shipped, on) or ``in step at 0.05``."""
+    ring = configs(compare)[1].screens["ring"]
+    if compare == "lean":
+        return "lean on" if ring["wash_cycle_lean"] else "lean off (coin)"
+    return "in step off" if float(ring["wash_cycle_in_step"]) >= 1 else "in step at 0.05"
 
 
 def raised_by(result: Any, kind: str | None = None) -> frozenset[Pair]:
@@ -106,48 +130,59 @@ def raised_by(result: Any, kind: str | None = None) -> frozenset[Pair]:
     return frozenset(screens._pair(a, b) for f in result.flags if kind is None or f.kind == kind for a, b in f.pairs)
 
 
-def why_missed(result: Any, plant: frozenset[str]) -> str:
+def _tested(result: Any, plant: frozenset[str]) -> list[Any]:
+    """The wash-cycle tests ``result`` made on two seats of ``plant`` or more."""
+    return [t for t in result.tests if t.key[0] == "ring.cycle" and len(set(t.key[1]) & plant) >= 2]
+
+
+def why_missed(result: Any, plant: frozenset[str], without_in_step: Any = None) -> str:
     """Why a planted cycle was not raised whole: ``tested p=... min_p=...`` for the wash-cycle test made on seats of
-    the plant with the smallest p-value (it did not pass the match-level step), else ``no qualifying cycle``."""
-    tested = [t for t in result.tests if t.key[0] == "ring.cycle" and len(set(t.key[1]) & plant) >= 2]
+    the plant with the smallest p-value (it did not pass the match-level step); ``out of step`` where no cycle
+    qualified but one did with the in-step rule off (``without_in_step``, that reading, when given); else ``no
+    qualifying cycle``."""
+    tested = _tested(result, plant)
     if not tested:
-        return "no qualifying cycle"
+        return "out of step" if without_in_step is not None and _tested(without_in_step, plant) else \
+            "no qualifying cycle"
     best = min(tested, key=lambda t: t.p_value)
     return f"tested p={best.p_value:.2g} min_p={best.min_p:.2g} family={result.testing.get('family')}"
 
 
-def read(graph: nx.MultiDiGraph, truth: dict[str, Any]) -> Reading:
-    """One planted match screened as shipped and with ``wash_cycle_lean`` the other way."""
+def read(graph: nx.MultiDiGraph, truth: dict[str, Any], compare: str = "lean") -> Reading:
+    """One planted match screened as shipped and with ``compare``'s rule the other way."""
     from daishi_forensics.screens import screen_graph
 
-    shipped, other = configs()
+    shipped, other = configs(compare)
     (plant,) = [p for p in truth["planted"] if p["kind"] == "wash_cycle"]
     cycle = plant["cycle"]
     pairs = frozenset(screens._pair(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle)))
     seats = frozenset(plant["agents"])
     result = screen_graph(graph, shipped)
+    beside = screen_graph(graph, other)
     found = raised_by(result, "wash_cycle")
-    return Reading(pairs, found & pairs, raised_by(screen_graph(graph, other), "wash_cycle") & pairs,
+    off = beside if compare == "in_step" and float(other.screens["ring"]["wash_cycle_in_step"]) >= 1 else None
+    return Reading(pairs, found & pairs, raised_by(beside, "wash_cycle") & pairs,
                    raised_by(result) & pairs, raised_by(result), seats, result.verdict,
-                   None if pairs <= found else why_missed(result, seats))
+                   None if pairs <= found else why_missed(result, seats, off))
 
 
-def read_honest(graph: nx.MultiDiGraph) -> Honest:
-    """One honest match screened as shipped and with ``wash_cycle_lean`` the other way."""
+def read_honest(graph: nx.MultiDiGraph, compare: str = "lean") -> Honest:
+    """One honest match screened as shipped and with ``compare``'s rule the other way."""
     from daishi_forensics.screens import screen_graph
 
-    shipped, other = configs()
+    shipped, other = configs(compare)
     a, b = screen_graph(graph, shipped), screen_graph(graph, other)
     return Honest(a.verdict, b.verdict, any(f.kind == "wash_cycle" for f in a.flags),
                   any(f.kind == "wash_cycle" for f in b.flags))
 
 
-def measure(job: tuple[str, str, int, str, str]) -> tuple[str, str, Reading | Honest]:
+def measure(job: tuple[str, str, int, str, str], compare: str = "lean") -> tuple[str, str, Reading | Honest]:
     """One match simulated, replayed and read: ``(setting, noise, reading)``, an honest (``clean``) one's reading
     an :class:`Honest`."""
     split, kind, seed, noise, setting = job
     played = screens.simulate((split, kind, seed, noise) if setting == DEFAULT else job)
-    return setting, noise, (read_honest(played[4]) if kind == "clean" else read(played[4], played[5]))
+    return setting, noise, (read_honest(played[4], compare) if kind == "clean"
+                            else read(played[4], played[5], compare))
 
 
 def jobs(split: str, seeds: int, levels: Sequence[str], settings: Sequence[str]) -> list[tuple[str, str, int, str, str]]:
@@ -183,12 +218,12 @@ def seed_range(text: str) -> range:
     return range(int(first), int(last) + 1)
 
 
-def report(rows: Sequence[tuple[str, str, Reading]], split: str) -> None:
-    """Per setting and level: recall (wash-cycle flag as shipped, with the lean the other way, any screen), the
+def report(rows: Sequence[tuple[str, str, Reading]], split: str, compare: str = "lean") -> None:
+    """Per setting and level: recall (wash-cycle flag as shipped, with the compared rule the other way, any screen), the
     precision of every pair raised in these matches, the verdicts and the misses' reasons."""
     how = HOW[split]
     print(f"\n== split {split} ({how}): planted wash cycles, pair level ==")
-    print(f"  setting           noise    wash cycle, shipped [Wilson 95%]    {other_name():33s}"
+    print(f"  setting           noise    wash cycle, shipped [Wilson 95%]    {other_name(compare):33s}"
           "any screen                       precision (any screen)           verdicts")
     cells: dict[tuple[str, str], list[Reading]] = {}
     for setting, noise, r in rows:
@@ -208,12 +243,12 @@ def report(rows: Sequence[tuple[str, str, Reading]], split: str) -> None:
     for setting, noise, r in rows:
         if r.miss and r.miss.startswith("tested"):
             print(f"    {setting}, {noise}: {r.miss}")
-    print(f"\n(split {split}: {how}; screens as shipped and with the lean the other way, nothing tuned here)")
+    print(f"\n(split {split}: {how}; screens as shipped and with {other_name(compare)}, nothing tuned here)")
 
 
-def report_honest(rows: Sequence[tuple[str, str, Honest]], seeds: range) -> None:
+def report_honest(rows: Sequence[tuple[str, str, Honest]], seeds: range, compare: str = "lean") -> None:
     """Per setting and level: honest matches not clear and with a wash-cycle flag, as shipped and the other way."""
-    other = other_name()
+    other = other_name(compare)
     print(f"\n== honest matches (scenario clean, seeds {seeds.start} to {seeds.stop - 1}) ==")
     print(f"  setting           noise    not clear, shipped [Wilson 95%]    {'not clear, ' + other:33s}"
           f"wash-cycle flag, shipped / {other}")
@@ -239,6 +274,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              + ", ".join(name for name, _ in screens.SCREEN_SWEEPS))
     parser.add_argument("--clean", default=None, metavar="FIRST-LAST",
                         help="also read these honest seeds (scenario clean) at every setting and level")
+    parser.add_argument("--compare", choices=COMPARES, default="lean",
+                        help="the rule read the other way beside the shipped reading (default lean)")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     settings = args.settings.split(",")
@@ -254,11 +291,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     planted = jobs(args.split, args.seeds, levels, settings)
     with Pool(args.workers) as pool:
-        rows = pool.map(measure, planted + honest_jobs(clean, levels, settings), chunksize=2)
+        rows = pool.map(partial(measure, compare=args.compare), planted + honest_jobs(clean, levels, settings),
+                        chunksize=2)
     if planted:
-        report([(s, n, r) for s, n, r in rows if isinstance(r, Reading)], args.split)
+        report([(s, n, r) for s, n, r in rows if isinstance(r, Reading)], args.split, args.compare)
     if clean:
-        report_honest([(s, n, r) for s, n, r in rows if isinstance(r, Honest)], clean)
+        report_honest([(s, n, r) for s, n, r in rows if isinstance(r, Honest)], clean, args.compare)
     return 0
 
 

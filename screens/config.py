@@ -185,6 +185,7 @@ _WITHIN: dict[str, tuple[float, float, str]] = {
     "fans.min_fan": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "pair_outlier.min_pairs": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "ring.cycle_threshold": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
+    "ring.wash_cycle_in_step": (0.0, 1.0, "(0, 1]"),
     "season.cycle_threshold": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "value_cycles.min_window": (0.0, math.inf, "(0, inf)"),
     "value_cycles.max_window": (0.0, math.inf, "(0, inf)"),
@@ -195,7 +196,8 @@ _WITHIN: dict[str, tuple[float, float, str]] = {
 }
 """Screen settings held to a narrower interval than every number's ``[0, 2^53 - 1]``: a floor, a window or
 a ratio is divided by or taken the logarithm of (so above 0); a quantile or a share of the error rate is a
-share of one (``long_share`` leaves the rest to the short loops, so below 1); a threshold of laps or groups,
+share of one (``long_share`` leaves the rest to the short loops, so below 1); a level of a test that only
+removes candidates (``wash_cycle_in_step``) above 0, or nothing would qualify; a threshold of laps or groups,
 a fan of no counterparties, or a population of no pairs, at 0 would let nothing qualify as something; a grid
 of windows, or a bound on a loop's length, is walked step by step (``window_steps`` windows at most 100,
 loops of at most a million accounts); a seed is one the robust covariance fit takes (below 2^32: a larger

@@ -17,7 +17,8 @@ match (the match-level step adjusts every p-value over every test of the match):
 - **ring members** (:mod:`.wash_pair`): inside a ring already found, a pair of its seats at
   the lower ``member_threshold``, with its own round-trip test;
 - **wash cycle** (``wash_cycle``, :mod:`.wash_cycle`): goods going round three seats or more
-  lap after lap, tested on the direction of the good's transfers (binomial);
+  lap after lap, each member passing them on in step with what arrives, tested on the direction
+  of the good's transfers (binomial);
 - **round-trip ring** (``wash_ring``, :mod:`.wash_ring`): round trips of one parcel on every
   pair of a cycle, all under way together (or every pair washing it at one tick), tested as one
   hypothesis that pays for the search.
@@ -32,7 +33,8 @@ Every pair's round-trip test is in the match's family, flagged or not.
 ...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
 >>> PARAMS = {"min_value": 3.0, "max_leg_ratio": 1.5, "pair_threshold": 0.85, "member_threshold": 0.5,
 ...     "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3, "max_search_steps": 10000,
-...     "ring_trips": 1, "ring_threshold": 0.5, "wash_cycle_lean": False}
+...     "ring_trips": 1, "ring_threshold": 0.5, "wash_cycle_lean": False,
+...     "wash_cycle_in_step": 0.05}
 >>> [(c.flag.kind, c.flag.agents, c.flag.score, c.flag.p_value) for c in ring(TransferView(G), PARAMS)[0]]
 [('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
 

@@ -23,6 +23,18 @@ each its own flag and test: a seat of a wash that also passes some good round wi
 friends does not bring them into the wash (configuration 2.20.0; before, any seat in common
 joined two cycles, and the ring's p-value was its best cycle's).
 
+**In step** (``wash_cycle_in_step``, configuration 2.21.0).  A wash member passes the good on after it
+arrives and before the next one arrives: its arrivals and pass-ons alternate, ``in out in out``, however
+irregular the ticks between them.  Honest friends who each pass a good friend-ward trade when their own needs
+say, and one leg's transfers fall between the other's at random.  Every transfer of the good along the cycle is
+put in tick order; per member ``m`` of ``p -> m -> n``, the runs in its arrivals (``p -> m``) and pass-ons
+(``m -> n``) are counted (a run: a stretch of one kind), summed over the members, and tested against the same
+counts in an order shuffled, all the legs together (:func:`in_step`).  A cycle whose order is not unusual at
+``wash_cycle_in_step`` (0.05) is not a wash cycle: it gets no flag and no test, like a cycle short of laps (1
+turns the rule off).  Where one leg's transfers all come before the other's (friends trading at different
+times of the match), the shuffle alternates more than the match did: such a cycle is never in step.  A wash
+that passes two parcels round together (``in in out out``) does not alternate either: it is left out too.
+
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
 cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  Each transfer
 is read as a coin (binomial), the cycle's p-value twice the tail of the count along, times the
@@ -49,12 +61,13 @@ it is off unless a user's honest play makes cycles of friends.
 ...     for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
 ...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
 >>> PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
-...     "max_search_steps": 10000, "wash_cycle_lean": False}
+...     "max_search_steps": 10000, "wash_cycle_lean": False, "wash_cycle_in_step": 0.05}
 >>> [(f.kind, f.agents, f.score, f.p_value) for f in wash_cycles(TransferView(G), PARAMS)[0]]
 [('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
 
 (nine transfers of wood, all the cycle's way round: the coin, 2 x 2^-9; with the lean on, the same here: no
-pair outside the cycle to read a lean from.)
+pair outside the cycle to read a lean from.  Each member passes the wood on after it arrives and before the next
+arrival: in step, 7 of 2,000 shuffles of the nine transfers' order alternate as much, p = 8 / 2001.)
 """
 
 from __future__ import annotations
@@ -67,13 +80,14 @@ from itertools import combinations
 from typing import Any
 
 import networkx as nx
+import numpy as np
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
 from .mirrors import _close
 from .stats import binom_sf
 
-__all__ = ["CYCLE_NULL", "LEAN_NULL", "fit_lean", "lean_tail", "rings_of", "wash_cycles"]
+__all__ = ["CYCLE_NULL", "LEAN_NULL", "fit_lean", "in_step", "lean_tail", "rings_of", "wash_cycles"]
 
 Transfer = tuple[Any, ...]
 """``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
@@ -88,6 +102,19 @@ LEAN_NULL = ("each transfer of the good between neighbours of the cycle was as l
              "(beta-binomial per pair, the lean a symmetric Beta fitted to those pairs; two-sided)")
 """The wash-cycle null with ``wash_cycle_lean`` on, in words."""
 
+
+IN_STEP_DRAWS = 2000
+"""Draws of the in-step null (:func:`in_step`): its p-value in steps of 1/2001, read against a level of 0.05."""
+
+IN_STEP_CELLS = 250_000
+"""Places shuffled at a time by :func:`in_step` (draws times transfers): a long cycle's null is drawn in pieces, so
+its working memory stays at a few megabytes."""
+
+IN_STEP_ROWS = 250
+"""Draws made at a time by :func:`in_step` at most: a cycle clearly out of step stops after the first few."""
+
+IN_STEP_SEED = 2021
+"""The in-step null's fixed seed: the same match gives the same p-value, byte for byte."""
 
 LEAN_GRID: tuple[float, ...] = tuple(0.05 * 1.25 ** i for i in range(48))
 """The symmetric Beta's ``alpha`` values the lean is fitted over (0.05 to about 1,800, each 1.25 times the last):
@@ -159,6 +186,68 @@ def lean_tail(legs: list[tuple[int, int]], alpha: float) -> tuple[float, float]:
     along = sum(a for a, _ in legs)
     far = max(along, total - along)
     return min(1.0, 2 * math.fsum(dist[far:])), min(1.0, 2 * dist[total])
+
+
+def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
+            draws: int | None = None, level: float = 1.0) -> tuple[float, int]:
+    """Whether the cycle's members pass its good on in step with what arrives (module rule *in step*): the
+    p-value and how many transfers it read.  Every transfer of the good along the cycle's legs, in tick order (at a
+    tick they share, in the cycle's order from its first seat); per member, its arrivals and pass-ons in that order
+    and the runs in them (stretches of one kind: ``in out in out`` is 4, ``in in out out`` 2), summed over the
+    members (:func:`_runs`).  The null keeps each leg's count and shuffles which leg each place in the order
+    belongs to, all the cycle's legs together (a leg is one member's pass-ons and the next one's arrivals), ``draws``
+    (:data:`IN_STEP_DRAWS`) times from a fixed seed: ``p = (1 + draws at or above) / (1 + draws)``.  No transfer, 1.
+    The draws are made :data:`IN_STEP_ROWS` at a time, at most :data:`IN_STEP_CELLS` places (the same draws, in
+    the same order, as all at once), and stop once so many reached the statistic that the p-value is above
+    ``level`` whatever the rest: the value returned is then that count's, a lower bound above ``level`` (a cycle
+    out of step is never flagged, so no p-value it reads is shown).
+
+    >>> legs = {("a", "b"): [(0,), (10,), (20,)], ("b", "c"): [(1,), (11,), (21,)], ("c", "a"): [(2,), (12,), (22,)]}
+    >>> in_step(("a", "b", "c"), legs)  # every member: in out in out in out (a: out in out in out in)
+    (0.00399800099950025, 9)
+    >>> legs = {("a", "b"): [(0,), (2,), (40,), (42,)], ("b", "c"): [(10,), (12,), (50,), (52,)],
+    ...         ("c", "a"): [(20,), (22,), (60,), (62,)]}
+    >>> in_step(("a", "b", "c"), legs)[0] > 0.05  # two at a time: in in out out in in out out
+    True
+    """
+    size = len(cycle)
+    marked = sorted((t[0], k) for k in range(size) for t in legs.get((cycle[k], cycle[(k + 1) % size]), ()))
+    if not marked:
+        return 1.0, 0
+    order = np.array([[k for _, k in marked]], dtype=np.int16)
+    observed = int(_runs(order, size)[0])
+    draws = IN_STEP_DRAWS if draws is None else draws
+    rng = np.random.Generator(np.random.PCG64(IN_STEP_SEED))
+    enough = level * (1 + draws) - 1  # more draws at or above than this: p above the level
+    rows = max(1, min(IN_STEP_ROWS, IN_STEP_CELLS // len(marked)))
+    above = done = 0
+    while done < draws and above <= enough:
+        take = min(rows, draws - done)
+        null = _runs(rng.permuted(np.repeat(order, take, axis=0), axis=1), size)
+        above += int(np.count_nonzero(null >= observed))
+        done += take
+    return (1 + above) / (1 + draws), len(marked)
+
+
+def _runs(order: np.ndarray, size: int) -> np.ndarray:
+    """Per row of ``order`` (each place the leg of the cycle a transfer went along, leg ``k`` from seat ``k`` to
+    seat ``k + 1``), the runs summed over the members: member ``k`` reads leg ``k - 1`` (its arrivals) and leg ``k``
+    (its pass-ons), a run each time the kind changes, and one to start.
+
+    >>> int(_runs(np.array([[0, 1, 2, 0, 1, 2]]), 3)[0]), int(_runs(np.array([[0, 0, 1, 1, 2, 2]]), 3)[0])
+    (12, 6)
+    """
+    rows, n = order.shape
+    places = np.arange(n)
+    total = np.zeros(rows, dtype=np.int64)
+    for k in range(size):
+        mine = (order == (k - 1) % size) | (order == k)
+        last = np.maximum.accumulate(np.where(mine, places, -1), axis=1)  # the member's last place so far
+        before = np.concatenate([np.full((rows, 1), -1), last[:, :-1]], axis=1)
+        kind_before = np.take_along_axis(order, np.maximum(before, 0), axis=1)
+        changes = np.count_nonzero(mine & (before >= 0) & (kind_before != order), axis=1)
+        total += np.where(mine.any(axis=1), 1 + changes, 0)
+    return total
 
 
 def _good_flows(view: TransferView) -> dict[Any, dict[tuple[Any, Any], list[Transfer]]]:
@@ -392,15 +481,16 @@ def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Tran
 
 def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbalance: float,
                       flows: Mapping[Any, Mapping[tuple[Any, Any], list[Transfer]]] | None = None,
-                      ) -> tuple[nx.Graph, list[dict[str, Any]]]:
-    """The cycles met that are wash cycles (:func:`_qualifying`), each with its test, and the
-    graph of seats their legs join (a cycle adding no leg to a ring already found is skipped).  With ``flows``
-    (the lean on), each test reads its lean (:func:`outside_counts`) from them without the pairs on any wash
-    cycle: those are under test, no yardstick of honest play (two washes in one good would otherwise explain
-    each other away); without, each transfer is a coin."""
+                      level: float = 1.0) -> tuple[nx.Graph, list[dict[str, Any]]]:
+    """The cycles met that are wash cycles (:func:`_qualifying`, and :func:`in_step` at most ``level``), each with
+    its test, and the graph of seats their legs join (a cycle adding no leg to a ring already found is skipped).
+    With ``flows`` (the lean on), each test reads its lean (:func:`outside_counts`) from them without the pairs on
+    any wash cycle: those are under test, no yardstick of honest play (two washes in one good would otherwise
+    explain each other away); without, each transfer is a coin."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
     rings = nx.Graph()
-    found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float]] = []
+    found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float,
+                      tuple[float, int]]] = []
     ticks_of: dict[int, dict[tuple[Any, Any], list[Any]]] = {}  # per good's legs (by identity): each leg's ticks
     for good, legs, cycle in met:
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
@@ -409,14 +499,17 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         qualified = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
         if qualified is None:
             continue
+        timing = in_step(cycle, legs, level=level)
+        if timing[0] > level:
+            continue  # the good was not passed on in step with what arrived: friends' trades, not a wash
         rings.add_edges_from(edges)
-        found.append((good, legs, cycle, *qualified))
+        found.append((good, legs, cycle, *qualified, timing))
     suspects = {frozenset(e) for e in rings.edges}
     cycles: list[dict[str, Any]] = []
-    for good, legs, cycle, laps, imbalance in found:
+    for good, legs, cycle, laps, imbalance, timing in found:
         lean = fit_lean(outside_counts(flows, good, set(cycle), suspects)) if flows else math.inf
         cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
-                       "events": {e for lap in laps for t in lap for e in t[2]},
+                       "events": {e for lap in laps for t in lap for e in t[2]}, "in_step": timing,
                        **_cycle_test(cycle, legs, searched, lean)})
     return rings, cycles
 
@@ -465,6 +558,7 @@ def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, An
         "minP": best["min_p"],
         "cyclesSearched": best["searched"],
         "lean": None if best["lean"] is None else round(best["lean"], 4),
+        "inStep": {"p": best["in_step"][0], "transfers": best["in_step"][1]},
     }
     if circular:
         details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
@@ -492,8 +586,9 @@ def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, An
 
 
 def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
-    """Goods that go around a cycle of three or more (module rule *wash cycle*), tested as coins or, with
-    ``params["wash_cycle_lean"]``, against the match's lean (module rules *the test*, *the lean*).
+    """Goods that go around a cycle of three or more, passed on in step at ``params["wash_cycle_in_step"]`` (module
+    rules *wash cycle*, *in step*), tested as coins or, with ``params["wash_cycle_lean"]``, against the match's lean
+    (module rules *the test*, *the lean*).
 
     Cycles that share a pair of seats are one ring (:func:`rings_of`): one flag per ring, naming its
     best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
@@ -505,7 +600,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     met = _met_cycles(flows, int(params["max_cycle_length"]), ratio, max(1, int(threshold)), budget)
     lean = bool(params["wash_cycle_lean"])
     rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]),
-                                      flows if lean else None)
+                                      flows if lean else None, float(params["wash_cycle_in_step"]))
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "

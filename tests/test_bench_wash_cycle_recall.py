@@ -9,7 +9,7 @@ import math
 import pytest
 
 from .benchkit import load_bench
-from .test_screens import _cycle_beside
+from .test_screens import _cycle_beside, _out_of_step
 
 bench = load_bench("wash_cycle_recall")
 
@@ -48,12 +48,27 @@ def test_an_honest_match_is_read_both_ways() -> None:
     assert (h.verdict, h.other_verdict, h.wash_cycle, h.other_wash_cycle) == ("flag", "clear", True, False)
 
 
+def test_a_cycle_out_of_step_is_read_with_the_in_step_rule_off() -> None:
+    """Four laps of wood round a -> b -> c, the members' arrivals and pass-ons not alternating: as shipped (in step
+    at 0.05) no wash cycle qualifies, and the miss says the in-step rule left it out; with the rule off it is
+    raised on the coin."""
+    assert bench.other_name("in_step") == "in step off"
+    r = bench.read(_out_of_step(), TRUTH, "in_step")
+    assert (r.wash_cycle, r.other, r.miss) == (frozenset(), PAIRS, "out of step")
+    assert bench.read(_out_of_step(), TRUTH).miss == "no qualifying cycle"  # the lean compared: not told apart
+    h = bench.read_honest(_out_of_step(), "in_step")
+    assert (h.verdict, h.other_verdict, h.wash_cycle, h.other_wash_cycle) == ("clear", "flag", False, True)
+    with pytest.raises(ValueError, match="--compare"):
+        bench.configs("timing")
+
+
 def test_the_splits_seeds_and_the_settings() -> None:
     jobs = bench.jobs("tune", 3, ["none", "heavy"], ["default", "600 ticks"])
     assert len(jobs) == 12 and {j[1] for j in jobs} == {"wash_cycle"}
     assert {j[2] for j in jobs} == {1, 2, 3} and {j[4] for j in jobs} == {"default", "600 ticks"}
     assert {j[2] for j in bench.jobs("report", 40, ["none"], ["default"])} == set(range(5001, 5041))
     assert {j[2] for j in bench.jobs("gate", 40, ["none"], ["default"])} == set(range(6001, 6041))
+    assert {j[2] for j in bench.jobs("gate3", 40, ["none"], ["default"])} == set(range(8001, 8041))
     with pytest.raises(ValueError, match="FIRST-LAST"):
         bench.seed_range("92000-91801")
     assert doctest.testmod(bench).failed == 0

@@ -329,6 +329,76 @@ def test_wash_cycle_exact() -> None:
     assert flag.details["pairNetShare"] == {"a~b": 1.0, "b~c": 1.0, "a~c": 1.0}  # each pair looks one-way
 
 
+OUT_OF_STEP = {("a", "b"): (0, 20, 22, 60, 64), ("b", "c"): (10, 12, 50, 70, 72), ("c", "a"): (15, 30, 55, 75, 76)}
+"""Wood round a -> b -> c in four time-ordered laps (0, 10, 15; 20, 50, 55; 22, 70, 75; 60, 72, 76), the members'
+arrivals and pass-ons not alternating: b ``in out out in in out in in out out``, c ``in in out out in out in in
+out out``, a ``out in out out in in out out in in``: 6 runs each, 18 of a most of 30."""
+
+
+def _out_of_step() -> nx.MultiDiGraph:
+    """The gifts of :data:`OUT_OF_STEP`, wood worth 6 each."""
+    g = nx.MultiDiGraph()
+    for (u, v), ticks in OUT_OF_STEP.items():
+        for t in ticks:
+            gift(g, u, v, t, 6.0)
+    return g
+
+
+def test_a_cycle_passed_on_out_of_step_is_no_wash_cycle() -> None:
+    """Four laps of wood, every transfer the cycle's way (the coin: 2 x 2^-15), but the members' arrivals and
+    pass-ons do not alternate: not unusual against their order shuffled (p 1154 / 2001), so no wash cycle, no
+    flag; with the rule off (1), the cycle is raised on the coin as before 2.21.0.  Passed on one tick after each
+    arrival (three laps), it is in step: every member ``in out in out in out`` (a: ``out in ...``), 6 runs each,
+    18 in all, the most any order can make, which 7 of the 2,000 shuffles of the nine transfers reach too:
+    p = 8 / 2001."""
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.wash_cycle import in_step, wash_cycles
+
+    g = _out_of_step()
+    legs = {e: [(t,) for t in ticks] for e, ticks in OUT_OF_STEP.items()}
+    p, n = in_step(("a", "b", "c"), legs)
+    assert (n, p) == (15, 1154 / 2001)
+    params = {**WASH_PARAMS, "wash_cycle_lean": False}
+    assert wash_cycles(TransferView(g), params)[0] == []
+    [flag], _ = wash_cycles(TransferView(g), {**params, "wash_cycle_in_step": 1.0})
+    assert flag.agents == ("a", "b", "c") and flag.details["inStep"] == {"p": p, "transfers": 15}
+    assert flag.p_value == pytest.approx(2 * 0.5 ** 15, rel=1e-12)  # all 15 transfers the cycle's way: the coin
+    [flag] = flags_of(ring_graph(["a", "b", "c"]), "ring")
+    assert flag.details["inStep"] == {"p": 8 / 2001, "transfers": 9}
+
+
+def test_the_in_step_draws_come_in_pieces_and_stop_past_the_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The null's draws made seven at a time are the draws made all at once (the same p-values); at a level, the
+    draws stop once the p-value is past it whatever the rest, and return a lower bound above the level, while an
+    in-step cycle reads every draw and gets the same p-value as with no level."""
+    from daishi_forensics.screens import wash_cycle as W
+
+    legs = {e: [(t,) for t in ticks] for e, ticks in OUT_OF_STEP.items()}
+    step = {("a", "b"): [(0,), (3,), (6,)], ("b", "c"): [(1,), (4,), (7,)], ("c", "a"): [(2,), (5,), (8,)]}
+    monkeypatch.setattr(W, "IN_STEP_ROWS", 7)
+    assert W.in_step(("a", "b", "c"), legs) == (1154 / 2001, 15)
+    assert W.in_step(("a", "b", "c"), step, level=0.05) == W.in_step(("a", "b", "c"), step) == (8 / 2001, 9)
+    p, _ = W.in_step(("a", "b", "c"), legs, level=0.05)
+    above = round(p * 2001) - 1  # stopped after the piece whose draws took the count past 0.05 x 2001 - 1 = 99.05
+    assert 0.05 < p and 100 <= above < 100 + 7 and above < 1153
+
+
+def test_the_in_step_null_holds_on_independent_legs() -> None:
+    """Legs timed each on its own (uniform random ticks, a fixed seed): the in-step p-value is about uniform or
+    above (the members share legs, and ties at a tick put the arrival first), so the rule keeps at most about its
+    level's share of such cycles (at 0.05, at most 10% of 400)."""
+    import random
+
+    from daishi_forensics.screens.wash_cycle import in_step
+
+    rng = random.Random(7)
+    kept = 0
+    for _ in range(400):
+        legs = {e: [(t,) for t in sorted(rng.sample(range(300), 8))] for e in (("a", "b"), ("b", "c"), ("c", "a"))}
+        kept += in_step(("a", "b", "c"), legs, draws=400)[0] <= 0.05
+    assert kept <= 40
+
+
 def _triangles(second: str) -> nx.MultiDiGraph:
     """Wood round a -> b -> c three times; then stone round a -> ``second`` three times (a triangle)."""
     g = ring_graph(["a", "b", "c"])
@@ -603,7 +673,8 @@ def _cycle_beside(outside: list[tuple[str, str, int, int]]) -> nx.MultiDiGraph:
 
 
 WASH_PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
-               "max_search_steps": 10000, "wash_cycle_lean": True}
+               "max_search_steps": 10000, "wash_cycle_lean": True,
+               "wash_cycle_in_step": 0.05}
 LEAN_ON = {"screens": {"ring": {"wash_cycle_lean": True}}}
 
 
@@ -1363,13 +1434,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.20.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.21.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.20.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.21.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
@@ -1427,6 +1498,10 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
      r"^config override: screens.ring.wash_cycle_lean must be true or false$"),
     ({"screens": {"ring": {"wash_cycle_lean": None}}},
      r"^config override: screens.ring.wash_cycle_lean must be true or false$"),
+    ({"screens": {"ring": {"wash_cycle_in_step": 0}}},
+     r"^config override: screens.ring.wash_cycle_in_step must be a number in \(0, 1\], not 0$"),
+    ({"screens": {"ring": {"wash_cycle_in_step": 1.5}}},
+     r"^config override: screens.ring.wash_cycle_in_step must be a number in \(0, 1\], not 1.5$"),
     ({"screens": {"thrown_fight": {"min_value": float("inf")}}},
      r"^config override: screens.thrown_fight.min_value must be a number in \[0, inf\), not inf$"),
     ({"screens": {"pair_outlier": {"season_seed": 2**32}}},
