@@ -533,10 +533,12 @@ def rings_of(cycles: list[tuple[Any, ...]]) -> list[list[int]]:
 
 
 def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, Any]], rings: nx.Graph,
-               threshold: float, circular: Mapping[Any, Any], null: str = CYCLE_NULL) -> Flag:
+               threshold: float, circular: Mapping[Any, Any], null: str = CYCLE_NULL,
+               in_step_level: float = 0.05) -> Flag:
     """One ring's flag (``members``, its seats in order; ``inside``, its cycles): its best cycle (most laps, then
     smallest p-value, then shortest) named first, every cycle inside it as evidence, its pairs' net shares in the
-    explanation; ``null`` the test's, in words."""
+    explanation, and that it was passed on in step where its order's p-value is at most ``in_step_level`` (the
+    rule's level, or 0.05 with the rule off); ``null`` the test's, in words."""
     best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
     cycle = best["cycle"]
     pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
@@ -574,6 +576,8 @@ def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, An
         explanation=(
             f"Goods went around {path} {best['laps']} times and came back where they started"
             + (f" ({len(inside)} such cycles among {len(members)} seats)" if len(inside) > 1 else "")
+            + (f", each seat passing them on between one arrival and the next (in step: p {best['in_step'][0]:.2g})"
+               if best["in_step"][0] <= in_step_level else "")
             + (f", though each pair's trades look one-way (net share {least:.3f} or more), "
                "which circular reputation cannot see."
                if least >= 0.5 else
@@ -609,6 +613,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     groups = [[cycles[i] for i in ring] for ring in rings_of([c["cycle"] for c in cycles])]
     seated = sorted(((ordered({n for c in inside for n in c["cycle"]}), inside) for inside in groups),
                     key=lambda group: repr(group[0]))
-    flags = [_ring_flag(view, members, inside, rings, threshold, circular, LEAN_NULL if lean else CYCLE_NULL)
+    level = min(float(params["wash_cycle_in_step"]), 0.05)
+    flags = [_ring_flag(view, members, inside, rings, threshold, circular, LEAN_NULL if lean else CYCLE_NULL, level)
              for members, inside in seated]
     return flags, notes

@@ -327,6 +327,8 @@ def test_wash_cycle_exact() -> None:
     assert flag.pairs == (("a", "b"), ("a", "c"), ("b", "c"))
     assert len(flag.evidence) == 9
     assert flag.details["pairNetShare"] == {"a~b": 1.0, "b~c": 1.0, "a~c": 1.0}  # each pair looks one-way
+    assert flag.explanation.startswith("Goods went around a -> b -> c -> a 3 times and came back where they started, "
+                                       "each seat passing them on between one arrival and the next (in step: p 0.004)")
 
 
 OUT_OF_STEP = {("a", "b"): (0, 20, 22, 60, 64), ("b", "c"): (10, 12, 50, 70, 72), ("c", "a"): (15, 30, 55, 75, 76)}
@@ -362,6 +364,7 @@ def test_a_cycle_passed_on_out_of_step_is_no_wash_cycle() -> None:
     assert wash_cycles(TransferView(g), params)[0] == []
     [flag], _ = wash_cycles(TransferView(g), {**params, "wash_cycle_in_step": 1.0})
     assert flag.agents == ("a", "b", "c") and flag.details["inStep"] == {"p": p, "transfers": 15}
+    assert "in step" not in flag.explanation  # raised with the rule off, and not in step: not said to be
     assert flag.p_value == pytest.approx(2 * 0.5 ** 15, rel=1e-12)  # all 15 transfers the cycle's way: the coin
     [flag] = flags_of(ring_graph(["a", "b", "c"]), "ring")
     assert flag.details["inStep"] == {"p": 8 / 2001, "transfers": 9}
