@@ -33,7 +33,9 @@ counts in an order shuffled, all the legs together (:func:`in_step`).  A cycle w
 ``wash_cycle_in_step`` (0.05) is not a wash cycle: it gets no flag and no test, like a cycle short of laps (1
 turns the rule off).  Where one leg's transfers all come before the other's (friends trading at different
 times of the match), the shuffle alternates more than the match did: such a cycle is never in step.  A wash
-that passes two parcels round together (``in in out out``) does not alternate either: it is left out too.
+that passes two parcels round together (``in in out out``) does not alternate either, nor one whose seats keep a
+stock and pass the good on each on a schedule of its own: in the log that is what a cycle of friends looks like,
+and it is left out too.
 
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
 cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  Each transfer
