@@ -387,9 +387,10 @@ def test_the_in_step_draws_come_in_pieces_and_stop_past_the_level(monkeypatch: p
 
 
 def test_the_in_step_null_holds_on_independent_legs() -> None:
-    """Legs timed each on its own (uniform random ticks, a fixed seed): the in-step p-value is about uniform or
-    above (the members share legs, and ties at a tick put the arrival first), so the rule keeps at most about its
-    level's share of such cycles (at 0.05, at most 10% of 400)."""
+    """Legs timed each on its own (eight uniform random ticks each, a fixed seed): the in-step p-value is about
+    uniform (the cycle's legs shuffled together, as one leg is a member's pass-ons and the next one's arrivals), so
+    the rule keeps about its level's share of such cycles: 24 of 400 at 0.05 (0.06), within 2% to 10%.  Shuffling
+    each member's order on its own kept 37 of 400 (3 to 12 ticks a leg), too many."""
     import random
 
     from daishi_forensics.screens.wash_cycle import in_step
@@ -399,7 +400,7 @@ def test_the_in_step_null_holds_on_independent_legs() -> None:
     for _ in range(400):
         legs = {e: [(t,) for t in sorted(rng.sample(range(300), 8))] for e in (("a", "b"), ("b", "c"), ("c", "a"))}
         kept += in_step(("a", "b", "c"), legs, draws=400)[0] <= 0.05
-    assert kept <= 40
+    assert 8 <= kept <= 40
 
 
 def _triangles(second: str) -> nx.MultiDiGraph:
