@@ -1,7 +1,7 @@
 """Recall of the wash-cycle test on planted wash cycles as shipped and with one of its rules the other way (the lean,
 or the in-step rule), and what each costs on honest matches.
 
-    python bench/wash_cycle_recall.py [--split tune|report|gate|gate2|gate3|gate4] [--seeds 40]
+    python bench/wash_cycle_recall.py [--split tune|report|gate|gate2|gate3|gate4|gate5] [--seeds 40]
                                       [--noise none,light,medium,heavy]
                                       [--settings default,150 ticks,600 ticks,4 player seats,32 player seats]
                                       [--compare lean|in_step] [--clean FIRST-LAST] [--workers N]
@@ -32,7 +32,8 @@ configuration 2.18.0, which led to the lean's being turned off; ``gate`` (seeds 
 change's gate, ``gate2`` (seeds 7001...) for the gate of configuration 2.20.0 (rings joined by a pair of seats),
 ``gate3`` (seeds 8001...) for the gate of a first in-step rule (the phases between arrivals; it failed at 150
 ticks and was not shipped), ``gate4`` (seeds 9001...) for the gate of configuration 2.21.0 (in step: each
-member's arrivals and pass-ons alternate).  Settings other than the simulator's defaults (8 player seats, 300
+member's arrivals and pass-ons alternate), ``gate5`` (seeds 10001...) for the gate of configuration 2.22.0 (the
+order read with the direction in the test).  Settings other than the simulator's defaults (8 player seats, 300
 ticks, a 12 x 12 map) are ``bench/screens.py``'s sweep settings.
 """
 
@@ -53,7 +54,7 @@ import networkx as nx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screens  # noqa: E402  (bench/screens.py, the collusion screens benchmark)
 
-SPLITS = {"tune": 1, "report": 5001, "gate": 6001, "gate2": 7001, "gate3": 8001, "gate4": 9001}
+SPLITS = {"tune": 1, "report": 5001, "gate": 6001, "gate2": 7001, "gate3": 8001, "gate4": 9001, "gate5": 10001}
 """First seed of each split of planted wash-cycle matches."""
 HOW = {"tune": "the scenario's mechanics checked and the bench written on it",
        "report": "held out until its first look, under configuration 2.18.0; its second, under 2.21.0 with the "
@@ -62,7 +63,9 @@ HOW = {"tune": "the scenario's mechanics checked and the bench written on it",
        "gate2": "kept for the gate of configuration 2.20.0",
        "gate3": "read once for the gate of an in-step rule that failed it (phases), not shipped",
        "gate4": "read for the gate of configuration 2.21.0 (in step: arrivals and pass-ons alternate), then once by "
-                "this bench to check it (the same figures)"}
+                "this bench to check it (the same figures)",
+       "gate5": "read once for the gate of configuration 2.22.0 (the order read with the direction), by a script "
+                "reading 2.21.0's test beside it"}
 """How each split was used."""
 DEFAULT = "default"
 """The simulator's default size (8 player seats, 300 ticks, a 12 x 12 map)."""

@@ -36,9 +36,10 @@ Every pair's round-trip test is in the match's family, flagged or not.
 ...     "ring_trips": 1, "ring_threshold": 0.5, "wash_cycle_lean": False,
 ...     "wash_cycle_in_step": 0.05}
 >>> [(c.flag.kind, c.flag.agents, c.flag.score, c.flag.p_value) for c in ring(TransferView(G), PARAMS)[0]]
-[('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
+[('wash_cycle', ('a', 'b', 'c'), 3.0, 0.0028333976648642744)]
 
-(nine transfers of wood, all the cycle's way round: 2 x 2^-9.)
+(nine transfers of wood, all the cycle's way round, 2 x 2^-9, each passed on in step, 8 / 2001 of a level of
+0.05: Fisher's product of the two, as in :mod:`.wash_cycle`.)
 
 One lap and back: wood for stone round ``a -> b -> c``, each trade then undone.
 

@@ -39,8 +39,11 @@ and it is left out too.
 
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
 cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  Each transfer
-is read as a coin (binomial), the cycle's p-value twice the tail of the count along, times the
-cycles the search met.
+is read as a coin (binomial), the direction's p-value twice the tail of the count along.  With the in-step rule
+on, the order is evidence too (configuration 2.22.0): the direction's p-value and the order's given that the cycle
+passed the rule (its p-value over the level, uniform under honest play) are combined by Fisher's product
+(:func:`with_order`); the two are independent under honest play (the shuffle reads how many transfers each leg
+carried, not which way they went).  The cycle's p-value is that, times the cycles the search met.
 
 **The lean, an option** (``wash_cycle_lean``, off as shipped since configuration 2.19.0).  Honest
 pairs lean: friends pass dear goods friend-ward in near-fair trades (ore for a little less in
@@ -65,11 +68,12 @@ it is off unless a user's honest play makes cycles of friends.
 >>> PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
 ...     "max_search_steps": 10000, "wash_cycle_lean": False, "wash_cycle_in_step": 0.05}
 >>> [(f.kind, f.agents, f.score, f.p_value) for f in wash_cycles(TransferView(G), PARAMS)[0]]
-[('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
+[('wash_cycle', ('a', 'b', 'c'), 3.0, 0.0028333976648642744)]
 
-(nine transfers of wood, all the cycle's way round: the coin, 2 x 2^-9; with the lean on, the same here: no
-pair outside the cycle to read a lean from.  Each member passes the wood on after it arrives and before the next
-arrival: in step, 7 of 2,000 shuffles of the nine transfers' order alternate as much, p = 8 / 2001.)
+(nine transfers of wood, all the cycle's way round: the coin, 2 x 2^-9 = 0.0039; with the lean on, the same here:
+no pair outside the cycle to read a lean from.  Each member passes the wood on after it arrives and before the next
+arrival: in step, 7 of 2,000 shuffles of the nine transfers' order alternate as much, p = 8 / 2001, which is 0.08 of
+the level 0.05; Fisher's product of 0.0039 and 0.08: t (1 - ln t) with t = 0.00031, 0.0028.)
 """
 
 from __future__ import annotations
@@ -87,9 +91,10 @@ import numpy as np
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
 from .mirrors import _close
-from .stats import binom_sf
+from .stats import binom_sf, product_p
 
-__all__ = ["CYCLE_NULL", "LEAN_NULL", "fit_lean", "in_step", "lean_tail", "rings_of", "wash_cycles"]
+__all__ = ["CYCLE_NULL", "LEAN_NULL", "ORDER_NULL", "fit_lean", "in_step", "lean_tail", "rings_of", "wash_cycles",
+           "with_order"]
 
 Transfer = tuple[Any, ...]
 """``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
@@ -117,6 +122,11 @@ IN_STEP_ROWS = 250
 
 IN_STEP_SEED = 2021
 """The in-step null's fixed seed: the same match gives the same p-value, byte for byte."""
+
+ORDER_NULL = ("; and each member's arrivals and pass-ons of the good in an order as likely as any other (the "
+              "cycle's transfers shuffled, all its legs together), read within the in-step level, the two combined "
+              "by Fisher's product")
+"""What the wash-cycle null adds with the in-step rule on, in words."""
 
 LEAN_GRID: tuple[float, ...] = tuple(0.05 * 1.25 ** i for i in range(48))
 """The symmetric Beta's ``alpha`` values the lean is fitted over (0.05 to about 1,800, each 1.25 times the last):
@@ -466,15 +476,32 @@ def outside_counts(flows: Mapping[Any, Mapping[tuple[Any, Any], list[Transfer]]]
     return counts(list(flows))
 
 
+def with_order(direction: float, order: float, level: float) -> float:
+    """A wash cycle's p-value with the in-step rule on (module rule *the test*): Fisher's product of the
+    direction's p-value and the order's given that the cycle passed the rule at ``level``, ``order / level``
+    (under honest play the order's p-value of a cycle that passed is uniform up to the level, and the shuffle reads
+    the legs' counts, not which way each transfer went: the two are independent).
+
+    >>> round(with_order(0.001, 0.0005, 0.05), 6), round(with_order(0.001, 0.025, 0.05), 6)
+    (0.000125, 0.0043)
+    """
+    return product_p([direction, min(1.0, order / level)])
+
+
 def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], searched: int,
-                lean: float = math.inf) -> dict[str, Any]:
+                lean: float = math.inf, order: float | None = None, level: float = 1.0,
+                draws: int = IN_STEP_DRAWS) -> dict[str, Any]:
     """The cycle's test (module rule *the test*): the transfers of its good between neighbours
     of the cycle, ``along`` its way of ``transfers`` both ways, each leg's count along beta-binomial with a
-    symmetric Beta(``lean``, ``lean``) (:func:`lean_tail`; infinite: each transfer a coin), the p-value and its
-    smallest attainable value times the ``searched`` cycles the flagged one was chosen among."""
+    symmetric Beta(``lean``, ``lean``) (:func:`lean_tail`; infinite: each transfer a coin); with the in-step rule
+    on (``level`` below 1), read with the ``order``'s p-value (:func:`in_step`, ``draws`` draws) by
+    :func:`with_order`; the p-value and its smallest attainable value times the ``searched`` cycles the flagged
+    one was chosen among."""
     edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
     counts = [(len(legs[(u, v)]), len(legs.get((v, u), ()))) for u, v in edges]
     p, least = lean_tail(counts, lean)
+    if order is not None and level < 1:
+        p, least = with_order(p, order, level), with_order(least, 1 / (1 + draws), level)
     along = sum(a for a, _ in counts)
     return {"p": min(1.0, p * searched), "min_p": min(1.0, least * searched), "along": along,
             "transfers": along + sum(b for _, b in counts), "searched": searched,
@@ -512,7 +539,7 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         lean = fit_lean(outside_counts(flows, good, set(cycle), suspects)) if flows else math.inf
         cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
                        "events": {e for lap in laps for t in lap for e in t[2]}, "in_step": timing,
-                       **_cycle_test(cycle, legs, searched, lean)})
+                       **_cycle_test(cycle, legs, searched, lean, timing[0], level)})
     return rings, cycles
 
 
@@ -616,6 +643,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     seated = sorted(((ordered({n for c in inside for n in c["cycle"]}), inside) for inside in groups),
                     key=lambda group: repr(group[0]))
     level = min(float(params["wash_cycle_in_step"]), 0.05)
-    flags = [_ring_flag(view, members, inside, rings, threshold, circular, LEAN_NULL if lean else CYCLE_NULL, level)
+    null = (LEAN_NULL if lean else CYCLE_NULL) + (ORDER_NULL if float(params["wash_cycle_in_step"]) < 1 else "")
+    flags = [_ring_flag(view, members, inside, rings, threshold, circular, null, level)
              for members, inside in seated]
     return flags, notes

@@ -29,7 +29,8 @@ def test_a_cycle_beside_even_pairs_is_raised_either_way() -> None:
 def test_a_cycle_the_lean_explains_is_raised_as_shipped_only() -> None:
     """The pairs outside pass wood one way only (4 and 0, 0 and 4, 4 and 0).  As shipped (the lean off) the cycle's
     twelve along are the coin's 2 x 2^-12: raised.  With the lean on, at Beta(0.05, 0.05), they are 2 x leg^3 with
-    leg = B(4 + a, a) / B(a, a): not raised; and were the lean the shipped reading, the miss would say that p-value."""
+    leg = B(4 + a, a) / B(a, a), read with the order (the in-step rule on as shipped): not raised; and were the lean
+    the shipped reading, the miss would say that p-value."""
     assert bench.other_name() == "lean on"
     r = bench.read(_cycle_beside(LEANING), TRUTH)
     assert (r.wash_cycle, r.other, r.any_screen, r.verdict, r.miss) == (PAIRS, frozenset(), PAIRS, "flag", None)
@@ -37,8 +38,14 @@ def test_a_cycle_the_lean_explains_is_raised_as_shipped_only() -> None:
 
     a = 0.05
     leg = math.exp(math.lgamma(4 + a) + math.lgamma(2 * a) - math.lgamma(4 + 2 * a) - math.lgamma(a))
+    from daishi_forensics.screens.wash_cycle import in_step, with_order
+
     lean = screen_graph(_cycle_beside(LEANING), load_config({"screens": {"ring": {"wash_cycle_lean": True}}}))
-    assert bench.why_missed(lean, frozenset("abc")).startswith(f"tested p={2 * leg ** 3:.2g} min_p={2 * leg ** 3:.2g} ")
+    legs = {(u, v): [(t,) for t in range(i, 12, 3)]  # the ring's ticks: a -> b at 0, 3, 6, 9; b -> c 1, 4, ...
+            for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")])}
+    order = in_step(("a", "b", "c"), legs)[0]  # passed on a tick after each arrival: in step, read with the lean
+    p, least = with_order(2 * leg ** 3, order, 0.05), with_order(2 * leg ** 3, 1 / 2001, 0.05)
+    assert bench.why_missed(lean, frozenset("abc")).startswith(f"tested p={p:.2g} min_p={least:.2g} ")
     assert bench.why_missed(lean, frozenset("xyz")) == "no qualifying cycle"
 
 

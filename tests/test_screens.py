@@ -360,7 +360,7 @@ def test_a_cycle_passed_on_out_of_step_is_no_wash_cycle() -> None:
     legs = {e: [(t,) for t in ticks] for e, ticks in OUT_OF_STEP.items()}
     p, n = in_step(("a", "b", "c"), legs)
     assert (n, p) == (15, 1154 / 2001)
-    params = {**WASH_PARAMS, "wash_cycle_lean": False}
+    params = {**WASH_PARAMS, "wash_cycle_lean": False, "wash_cycle_in_step": 0.05}
     assert wash_cycles(TransferView(g), params)[0] == []
     [flag], _ = wash_cycles(TransferView(g), {**params, "wash_cycle_in_step": 1.0})
     assert flag.agents == ("a", "b", "c") and flag.details["inStep"] == {"p": p, "transfers": 15}
@@ -368,6 +368,26 @@ def test_a_cycle_passed_on_out_of_step_is_no_wash_cycle() -> None:
     assert flag.p_value == pytest.approx(2 * 0.5 ** 15, rel=1e-12)  # all 15 transfers the cycle's way: the coin
     [flag] = flags_of(ring_graph(["a", "b", "c"]), "ring")
     assert flag.details["inStep"] == {"p": 8 / 2001, "transfers": 9}
+
+
+def test_a_wash_cycle_in_step_is_tested_on_its_direction_and_its_order() -> None:
+    """Three laps of wood round a -> b -> c, each passed on a tick after it arrives: the direction alone is the
+    coin's 2 x 2^-9 (with the rule off, as before 2.22.0); with the rule on at 0.05, the order's p-value 8 / 2001
+    read within the level, 0.07996, and Fisher's product of the two, t (1 - ln t) with t = 2^-8 x 0.07996:
+    0.0028334 (one cycle met); the null says so."""
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.wash_cycle import CYCLE_NULL, ORDER_NULL, wash_cycles
+
+    params = {**WASH_PARAMS, "wash_cycle_lean": False}
+    [off], _ = wash_cycles(TransferView(ring_graph(["a", "b", "c"])), params)
+    [on], _ = wash_cycles(TransferView(ring_graph(["a", "b", "c"])), {**params, "wash_cycle_in_step": 0.05})
+    assert (off.p_value, off.null) == (2 * 2 ** -9, CYCLE_NULL)
+    t = 2 ** -8 * (8 / 2001) / 0.05
+    assert on.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-12) and round(on.p_value, 7) == 0.0028334
+    assert on.null == CYCLE_NULL + ORDER_NULL
+    u = 2 ** -8 * (1 / 2001) / 0.05  # the least: nine along, and the order at the simulation's floor
+    assert on.details["minP"] == pytest.approx(u * (1 - math.log(u)), rel=1e-12)
+    assert on.details["inStep"] == off.details["inStep"] == {"p": 8 / 2001, "transfers": 9}
 
 
 def test_the_in_step_draws_come_in_pieces_and_stop_past_the_level(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -678,7 +698,7 @@ def _cycle_beside(outside: list[tuple[str, str, int, int]]) -> nx.MultiDiGraph:
 
 WASH_PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
                "max_search_steps": 10000, "wash_cycle_lean": True,
-               "wash_cycle_in_step": 0.05}
+               "wash_cycle_in_step": 1.0}  # the direction alone: the tests of the lean and of rings read it so
 LEAN_ON = {"screens": {"ring": {"wash_cycle_lean": True}}}
 
 
@@ -710,11 +730,11 @@ def test_a_wash_cycle_is_read_against_how_hard_the_matchs_other_pairs_lean_in_it
 
 def test_as_shipped_a_wash_cycle_is_read_as_coins_however_the_matchs_other_pairs_lean() -> None:
     """The lean is off as shipped: the same twelve transfers round a -> b -> c beside pairs that pass wood one way
-    only are the coin's 2 x 2^-12 (no lean read, the binomial's null in words), and raised; the flag the same as
-    beside pairs trading evenly."""
+    only are the coin's 2 x 2^-12 (no lean read, the binomial's null in words), and raised; as shipped (the in-step
+    rule on, its order read with the direction) the flag is the same as beside pairs trading evenly."""
     from daishi_forensics.screens import load_config
     from daishi_forensics.screens.graph import TransferView
-    from daishi_forensics.screens.wash_cycle import CYCLE_NULL, wash_cycles
+    from daishi_forensics.screens.wash_cycle import CYCLE_NULL, ORDER_NULL, wash_cycles
 
     assert load_config().screens["ring"]["wash_cycle_lean"] is False
     leaning = _cycle_beside([("d", "e", 4, 0), ("f", "g", 0, 4), ("h", "i", 4, 0)])
@@ -724,7 +744,8 @@ def test_as_shipped_a_wash_cycle_is_read_as_coins_however_the_matchs_other_pairs
     [shipped] = [f for f in flags_of(leaning, "ring") if f.kind == "wash_cycle"]
     even = _cycle_beside([("d", "e", 2, 2), ("f", "g", 2, 2), ("h", "i", 2, 2)])
     [beside_even] = [f for f in flags_of(even, "ring") if f.kind == "wash_cycle"]
-    assert (shipped.p_value, shipped.null, shipped.agents) == (beside_even.p_value, CYCLE_NULL, ("a", "b", "c"))
+    assert (shipped.p_value, shipped.null, shipped.agents) == (beside_even.p_value, CYCLE_NULL + ORDER_NULL,
+                                                               ("a", "b", "c"))
 
 
 def test_too_few_outside_pairs_in_the_good_read_the_lean_from_every_good() -> None:
@@ -1438,13 +1459,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.21.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.22.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.21.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.22.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"

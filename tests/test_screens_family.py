@@ -99,7 +99,8 @@ def test_a_wash_cycle_pays_for_every_cycle_the_search_met(lean: bool) -> None:
                 g.add_edge(u, v, value=6.0, tick=start + 10 * lap + i, event=f"{seats}{lap}{i}",
                            goods={"wood": 6.0})
     params = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
-              "max_search_steps": 10000, "wash_cycle_lean": lean, "wash_cycle_in_step": 0.05}
+              "max_search_steps": 10000, "wash_cycle_lean": lean,
+              "wash_cycle_in_step": 1.0}  # the direction alone: the correction is what is read here
     flags, _ = wash_cycles(TransferView(g), params)
     # each: nine transfers, all the cycle's way (two-sided: 2 x 2^-9), times the two cycles the search met
     assert [(f.agents, f.p_value, f.details["cyclesSearched"]) for f in flags] == [
