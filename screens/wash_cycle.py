@@ -120,6 +120,10 @@ its working memory stays at a few megabytes."""
 IN_STEP_ROWS = 250
 """Draws made at a time by :func:`in_step` at most: a cycle clearly out of step stops after the first few."""
 
+IN_STEP_SAID = 0.05
+"""The in-step p-value at most which a flag says its cycle was passed on in step, the rule on or off (the rule's
+shipped level)."""
+
 IN_STEP_SEED = 2021
 """The in-step null's fixed seed: the same match gives the same p-value, byte for byte."""
 
@@ -563,11 +567,11 @@ def rings_of(cycles: list[tuple[Any, ...]]) -> list[list[int]]:
 
 def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, Any]], rings: nx.Graph,
                threshold: float, circular: Mapping[Any, Any], null: str = CYCLE_NULL,
-               in_step_level: float = 0.05) -> Flag:
+               in_step_level: float = IN_STEP_SAID) -> Flag:
     """One ring's flag (``members``, its seats in order; ``inside``, its cycles): its best cycle (most laps, then
     smallest p-value, then shortest) named first, every cycle inside it as evidence, its pairs' net shares in the
     explanation, and that it was passed on in step where its order's p-value is at most ``in_step_level`` (the
-    rule's level, or 0.05 with the rule off); ``null`` the test's, in words."""
+    rule's level, or :data:`IN_STEP_SAID` with the rule off); ``null`` the test's, in words."""
     best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
     cycle = best["cycle"]
     pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
@@ -632,8 +636,9 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     flows = _good_flows(view)
     met = _met_cycles(flows, int(params["max_cycle_length"]), ratio, max(1, int(threshold)), budget)
     lean = bool(params["wash_cycle_lean"])
+    level = float(params["wash_cycle_in_step"])
     rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]),
-                                      flows if lean else None, float(params["wash_cycle_in_step"]))
+                                      flows if lean else None, level)
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
@@ -642,8 +647,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     groups = [[cycles[i] for i in ring] for ring in rings_of([c["cycle"] for c in cycles])]
     seated = sorted(((ordered({n for c in inside for n in c["cycle"]}), inside) for inside in groups),
                     key=lambda group: repr(group[0]))
-    level = min(float(params["wash_cycle_in_step"]), 0.05)
-    null = (LEAN_NULL if lean else CYCLE_NULL) + (ORDER_NULL if float(params["wash_cycle_in_step"]) < 1 else "")
-    flags = [_ring_flag(view, members, inside, rings, threshold, circular, null, level)
+    null = (LEAN_NULL if lean else CYCLE_NULL) + (ORDER_NULL if level < 1 else "")
+    flags = [_ring_flag(view, members, inside, rings, threshold, circular, null, min(level, IN_STEP_SAID))
              for members, inside in seated]
     return flags, notes

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 import networkx as nx
+import numpy as np
 import pytest
 from daishi_forensics.screens import (
     SCREENS,
@@ -388,6 +389,37 @@ def test_a_wash_cycle_in_step_is_tested_on_its_direction_and_its_order() -> None
     u = 2 ** -8 * (1 / 2001) / 0.05  # the least: nine along, and the order at the simulation's floor
     assert on.details["minP"] == pytest.approx(u * (1 - math.log(u)), rel=1e-12)
     assert on.details["inStep"] == off.details["inStep"] == {"p": 8 / 2001, "transfers": 9}
+
+
+def _every_order(each: int) -> np.ndarray:
+    """Every order of three legs' transfers, ``each`` a leg (rows of leg labels 0, 1, 2)."""
+    n = 3 * each
+    rows = []
+    for zeros in itertools.combinations(range(n), each):
+        rest = [i for i in range(n) if i not in zeros]
+        for ones in itertools.combinations(rest, each):
+            row = np.full(n, 2, dtype=np.int16)
+            row[list(zeros)] = 0
+            row[list(ones)] = 1
+            rows.append(row)
+    return np.array(rows)
+
+
+def test_the_in_step_simulation_agrees_with_the_exact_null() -> None:
+    """The shuffle's exact law, every order counted: of the 9! / (3!)^3 = 1,680 orders of three legs of three, the
+    runs reach 18 (every member alternating) in 6, the six orders of the three legs repeated three times (012012012,
+    021021021, ...): chance 1/280, so 2,000 draws expect 7.1 at the top; the seeded draws put 7 there (p = 8 /
+    2001).  Of the 15! / (5!)^3 = 756,756 orders of three legs of five, 428,688 reach the out-of-step cycle's 18
+    runs (0.5665); the simulated 1154 / 2001 lies within one standard error (0.011) of it."""
+    from daishi_forensics.screens.wash_cycle import _runs
+
+    small = _runs(_every_order(3), 3)
+    assert (len(small), int((small >= 18).sum())) == (1680, 6)
+    assert abs((8 / 2001) - 6 / 1680) < 3 * math.sqrt(6 / 1680 / 2000)
+    large = _runs(_every_order(5), 3)
+    assert (len(large), int((large >= 18).sum())) == (756756, 428688)
+    exact = 428688 / 756756
+    assert abs(1154 / 2001 - exact) < math.sqrt(exact * (1 - exact) / 2000)
 
 
 def test_the_in_step_draws_come_in_pieces_and_stop_past_the_level(monkeypatch: pytest.MonkeyPatch) -> None:
