@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -126,7 +128,8 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
     # SARIF and the github format place a flag at the line of its first evidence row (the table's rows carry theirs)
     located = graph.graph.get("lines") or {}
     lines = {f.evidence[0]: located[f.evidence[0]] for f in result.flags if f.evidence and f.evidence[0] in located}
-    run = ScreenRun(config, (MatchOutcome(str(table), None, result, lines=lines),), exit_zero=exit_zero_asked())
+    run = ScreenRun(config, (MatchOutcome(str(table), None, result, lines=lines),), exit_zero=exit_zero_asked(),
+                    workdir=os.getcwd())
     fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None, command="screen-transfers",
                         category=category), output)

@@ -157,6 +157,29 @@ def test_a_file_outside_the_working_folder_is_a_file_uri(tmp_path: Path, monkeyp
         assert code_scanning_problems(doc) == []
 
 
+def test_a_run_s_sarif_places_its_files_from_the_folder_it_ran_in(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rendering is a function of the run: the folder the targets were opened from travels with it (``workdir``),
+    so a run rendered after the working folder changed (or in another process) places ``../`` targets where they
+    were, and a target that leaves its folder through a subfolder (``st/../../``) is an absolute ``file:`` URI
+    too, not a relative reference out of the checkout."""
+    from daishi_forensics.report.render.screens import render_sarif
+    from daishi_forensics.report.screening import screen_targets
+
+    write_match(tmp_path / "exports" / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    (tmp_path / "work" / "st").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "work")
+    run = screen_targets(["../exports/fed/m_0123456789ab.jsonl", "st/../../exports/fed"])
+    assert run.workdir == str(tmp_path / "work")
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(render_sarif(run))
+    (result,) = doc["runs"][0]["results"]
+    uri = f"file://{tmp_path}/exports/fed/m_0123456789ab.jsonl"
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
+    assert [r["physicalLocation"]["artifactLocation"]["uri"] for r in result["relatedLocations"]] == [uri]
+    assert code_scanning_problems(doc) == []
+
+
 def _many(n_matches: int) -> Any:
     """A screen run of ``n_matches`` matches, each with one flag and one review (``m_1`` … in the run's order)."""
     from daishi_forensics.report.screening import MatchOutcome, ScreenRun

@@ -229,6 +229,10 @@ class ScreenRun:
     """The season-scale result (``--season``), None otherwise."""
     exit_zero: bool = False
     """``--exit-zero``: a findings exit (1) is 0, in :attr:`exit_code` as in the process's exit."""
+    workdir: str | None = None
+    """The folder the run's relative targets are relative to (the process's working folder when the targets were
+    opened): a target outside it (``..``) is written in SARIF as the absolute path it named then.  None: the
+    working folder when the SARIF is rendered."""
 
     @property
     def screened(self) -> bool:
@@ -560,7 +564,7 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
         season_result = replace(season_result, notes=(*season_result.notes, *again))
     if season_result is not None and season_result.flags and opened:
         _season_lines(outcomes, opened, season_result)
-    return ScreenRun(cfg, tuple(outcomes), season_result)
+    return ScreenRun(cfg, tuple(outcomes), season_result, workdir=os.getcwd())
 
 
 def _season_lines(outcomes: list[MatchOutcome], opened: Mapping[int, MatchSource], season: SeasonResult) -> None:

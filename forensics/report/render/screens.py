@@ -430,20 +430,26 @@ def _unread(m: MatchOutcome) -> str:
     return said + (f" ({_also(m)[2:]})" if m.also else "")
 
 
-def _uri(target: str) -> str:
+def _uri(target: str, workdir: str | None = None) -> str:
     """A target as a SARIF artifact URI: a URI reference, so every character outside the unreserved
     set and ``/`` percent-encoded (a space, ``%``, ``#``, ``?``, and ``:``, which would read as a scheme).
-    A relative path stays relative (to the folder the command ran in: a workflow's checkout); a path that is
-    absolute or leaves that folder (``..``) is an absolute ``file:`` URI of the path made absolute, which code
-    scanning makes relative to the checkout (a bare ``/srv/m.jsonl`` would be read as a path in the repository).
+    A relative path stays relative (to the folder the command ran in, ``workdir``: a workflow's checkout); a path
+    that is absolute or leaves that folder (``..``) is an absolute ``file:`` URI of the path made absolute from
+    ``workdir`` (None: the working folder now), which code scanning makes relative to the checkout (a bare
+    ``/srv/m.jsonl`` would be read as a path in the repository).
 
     >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1"), _uri("st/été\\udcff.csv")
     ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231', 'st/%C3%A9t%C3%A9%FF.csv')
     >>> _uri("/srv/data/m 1.jsonl"), _uri("/srv/../data/./x#1.csv")
     ('file:///srv/data/m%201.jsonl', 'file:///data/x%231.csv')
+    >>> _uri("../m_1.jsonl", "/work/ci"), _uri("st/../../m 1.jsonl", "/work/ci"), _uri("st/m.jsonl", "/work/ci")
+    ('file:///work/m_1.jsonl', 'file:///work/m%201.jsonl', 'st/m.jsonl')
     """
-    outside = os.path.isabs(target) or target == ".." or target.startswith("../")
-    path = os.path.abspath(target) if outside else target
+    outside = os.path.isabs(target) or os.path.normpath(target).split(os.sep)[0] == ".."
+    if outside:
+        path = os.path.normpath(os.path.join(workdir, target)) if workdir is not None else os.path.abspath(target)
+    else:
+        path = target
     try:
         encoded = quote(path, safe="/")
     except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: percent-encoded as the bytes they are
@@ -451,7 +457,7 @@ def _uri(target: str) -> str:
     return "file://" + encoded if outside else encoded
 
 
-def _physical(file: str, line: int = 1) -> dict[str, Any]:
+def _physical(file: str, line: int = 1, workdir: str | None = None) -> dict[str, Any]:
     """A SARIF physical location: ``file`` (the target's file, :meth:`MatchOutcome.file_of`: a match folder's events
     file, which the events of the evidence are in: code scanning places a finding in a file, not a folder), and as
     its region ``line`` (code scanning takes no location without ``region.startLine``, 1 or more): the line of the
@@ -461,7 +467,7 @@ def _physical(file: str, line: int = 1) -> dict[str, Any]:
     >>> _physical("m_demo"), _physical("m_1.jsonl", 12)["region"]
     ({'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}, {'startLine': 12})
     """
-    return {"artifactLocation": {"uri": _uri(file)}, "region": {"startLine": line}}
+    return {"artifactLocation": {"uri": _uri(file, workdir)}, "region": {"startLine": line}}
 
 
 def _sarif_text(text: str) -> str:
@@ -525,7 +531,7 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
             season_files: list[str] | None = None, also: tuple[str, ...] = (),
             match_id: str | None = None, lines: Mapping[Any, int] | None = None,
             season_lines: list[int | None] | None = None, files_of: Mapping[str, str] | None = None,
-            also_lines: Mapping[str, Mapping[Any, int]] | None = None) -> dict[str, Any]:
+            also_lines: Mapping[str, Mapping[Any, int]] | None = None, workdir: str | None = None) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
     ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
     the other targets holding the match (screened once), as related locations.  The fingerprint names the
@@ -537,7 +543,7 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     line (line 1 where it has none).  ``season_lines``: a season-scale flag's line in each of
     ``season_files`` (:func:`_season_places`), line 1 where None.  ``files_of``: the file of ``target`` and of each of
     ``also`` where it is not the name (:attr:`MatchOutcome.files`: a match folder's events file); ``season_files``
-    are files already."""
+    are files already.  ``workdir``: the folder relative targets are relative to (:func:`_uri`)."""
     names = [target, *also] if target is not None else list(season_files or ())
     files = [(files_of or {}).get(name, name) for name in names]
     at = ([(lines or {}).get(flag.evidence[0], 1) if flag.evidence else 1]
@@ -557,10 +563,10 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            **({"physicalLocation": _physical(files[0], at[0])} if files else {}),
+            **({"physicalLocation": _physical(files[0], at[0], workdir)} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
-        **({"relatedLocations": [{"id": i, "physicalLocation": _physical(f, at[i]),
+        **({"relatedLocations": [{"id": i, "physicalLocation": _physical(f, at[i], workdir),
                                   **({"message": {"text": _sarif_text(f"the same match as {target}, screened once")}}
                                      if target is not None else {})}
                                  for i, f in enumerate(files[1:], start=1)]} if len(files) > 1 else {}),
@@ -631,10 +637,10 @@ def render_sarif(run: ScreenRun, command: str = "screen", category: str | None =
     def result(f: Flag, m: MatchOutcome | None) -> dict[str, Any]:
         if m is not None:
             return _result(f, m.target, run.config, index, None, m.also, m.match_id, m.lines, files_of=m.files,
-                           also_lines=m.also_lines)
+                           also_lines=m.also_lines, workdir=run.workdir)
         places = _season_places(f, run)
         return _result(f, None, run.config, index, [file for file, _ in places],
-                       season_lines=[line for _, line in places])
+                       season_lines=[line for _, line in places], workdir=run.workdir)
 
     results, limits, left_out = _within_limits([result(*p) for p in placed])
     notifications += limits
