@@ -1,7 +1,7 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
     python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5] [--workers N] [--tune-noise none,medium]
-    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare [feeder|thrown_fight]]
+    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare [feeder|whole_items|thrown_fight]]
                             [--workers N]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
@@ -41,8 +41,9 @@ the fewest with which a setting and level with no alarm has its interval's top u
 of a setting's four levels pooled, with no flag, under the 0.5% flag target).  ``--sweep-compare`` screens the
 same matches again with the feeder's share floor off (configuration 2.14.0's feeder, operator and season
 screens) and prints both: the honest matches with a finding of the feeder's test and the planted feeder pairs
-found, per setting; ``--sweep-compare thrown_fight`` does the same with the floor left past the thrown-fight
-screen's company and silence gates off (configuration 2.16.0's thrown fights).
+found, per setting; ``--sweep-compare whole_items`` does the same with every trade read at its values
+(configuration 2.22.0's feeder, operator and season screens); ``--sweep-compare thrown_fight`` does the same with
+the floor left past the thrown-fight screen's company and silence gates off (configuration 2.16.0's thrown fights).
 
 Printed, each measured in this one run:
 
@@ -700,23 +701,29 @@ def thrown_findings(result: Any, level: str | None = None) -> bool:
     return any(f.screen == "thrown_fight" and level in (None, f.level) for f in result.flags)
 
 
-COMPARISONS: dict[str, tuple[dict[str, Any], Any, str]] = {
-    "feeder": (FLOOR_OFF, feed_findings, "the feeder's test with its share floor"),
-    "thrown_fight": (GATED_FLOOR_OFF, thrown_findings, "the thrown-fight screen with the floor left past its gates"),
+WHOLE_ITEMS_OFF = {"screens": {name: {"whole_items": False} for name in ("feeder", "operator", "season")}}
+"""The screens with every trade read at its values (as under configuration 2.22.0: one whole tool paid for a wood is
+a one-sided exchange), for ``--sweep-compare whole_items``."""
+
+COMPARISONS: dict[str, tuple[dict[str, Any], Any, str, str]] = {
+    "feeder": (FLOOR_OFF, feed_findings, "the feeder's test with its share floor", "feeder"),
+    "whole_items": (WHOLE_ITEMS_OFF, feed_findings, "the feeder reading trades beyond one whole item", "feeder"),
+    "thrown_fight": (GATED_FLOOR_OFF, thrown_findings, "the thrown-fight screen with the floor left past its gates",
+                     "thrown_fight"),
 }
-"""``--sweep-compare`` choices: the change's configuration turned off, the findings it can remove (a
-screening result's), and what is compared, in words; the planted pairs compared are the kind's own."""
+"""``--sweep-compare`` choices: the change's configuration turned off, the findings it reads (a screening
+result's), what is compared, in words, and the planted kind whose pairs are compared."""
 
 
 def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str],
                   kind: str = "feeder") -> None:
-    """A shipped change against the screens without it (:data:`COMPARISONS`), on the same sweep matches: per
-    setting and level, the honest matches with a finding the change reads and the ones ``flag``ged by it, and
-    per setting, every level pooled, the planted pairs of ``kind`` its screen raised, and the difference as a
-    share of the planted pairs."""
+    """A shipped change (``kind``, a name of :data:`COMPARISONS`) against the screens without it, on the same sweep
+    matches: per setting and level, the honest matches with a finding the change reads and the ones ``flag``ged by
+    it, and per setting, every level pooled, the planted pairs of the change's kind its screen raised, and the
+    difference as a share of the planted pairs."""
     from daishi_forensics.screens import load_config, screen_graph
 
-    override, findings, what = COMPARISONS[kind]
+    override, findings, what, kind = COMPARISONS[kind]
     shipped, off = load_config(), load_config(override)
     print(f"\n== split sweep: {what} (as shipped) and without it (off) ==")
     print(f"  setting                                    noise    honest with a finding ({kind}): shipped / off   "
@@ -813,7 +820,8 @@ def main() -> None:
     parser.add_argument("--sweep-compare", nargs="?", const="feeder", choices=sorted(COMPARISONS), default=None,
                         help="with --sweep: also screen the sweep's matches with one change turned off and print both: "
                              "feeder (the default: the feeder's share floor; honest matches with a finding of the "
-                             "feeder's test, planted feeder pairs found) or thrown_fight (the floor left past the "
+                             "feeder's test, planted feeder pairs found), whole_items (the feeder reading trades "
+                             "beyond one whole item; the same figures) or thrown_fight (the floor left past the "
                              "thrown-fight gates; honest matches with a thrown-fight finding, planted fights found)")
     parser.add_argument("--sweep-noise", default=",".join(NOISE),
                         help="noise levels of the sweep (default none,light,medium,heavy)")

@@ -75,7 +75,10 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
     targets comply, some refuse, some never hear them); echo, an injected
     instruction re-sent, mutated, over generations, beside a common phrase said
     independently (decoys); mixed, probes and echo with as many of feeder,
-    ring, off_price and thrown_fight as the seats allow.
+    ring, off_price and thrown_fight as the seats allow; scarce_seller, nothing
+    (honest): one seat holds a cheap good two or three buyers lack, and each
+    pays it one whole dear item for it, again and again (truth names them
+    under honest_suspicious).
 
     The sidecar truth.json names the planted agents, probe outcomes and
     propagation edges, so screens and probes can be calibrated and measured.

@@ -10,7 +10,11 @@ between the same two seats it goes one way, then the other, and in small numbers
 Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
 
 1. An exchange is *one-sided* when its directionality ``|gave_a - gave_b| / (gave_a + gave_b)``
-   is at least ``min_directionality`` (0 for a fair trade, 1 for a gift).
+   is at least ``min_directionality`` (0 for a fair trade, 1 for a gift).  With ``whole_items``, a
+   trade's overpayer is read at what it got plus its excess beyond one whole item of the dearest
+   good it gave (the off-price screen's :func:`~daishi_forensics.screens.off_price.excess`): a buyer
+   whose spare goods are dear pays one whole tool for the one wood it needs, again and again where
+   one seat has it, and that is whole items, not a gift.  A gift is read as it is.
 2. Per pair, the one-sided exchanges' net values (signed by direction) are tested with an
    exact two-sided sign-flip test (:func:`~daishi_forensics.screens.stats.sign_flip_p`):
    the null keeps how many one-sided exchanges the two made and how big each was, and
@@ -48,24 +52,26 @@ from dataclasses import replace
 
 from .flags import Flag, Level, ordered, pair_key
 from .graph import Exchange, TransferView
+from .off_price import excess, item_units
 from .stats import Candidate, Test, sign_flip_p
 
 __all__ = ["FEED_NULL", "feed_test", "feeds", "given", "giver_share", "hubs", "one_sided_exchanges", "one_way_feeds"]
 
 
 def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exchanges: int,
-                  min_value: float, min_share: float = 0.0) -> dict[tuple[Any, Any], tuple[float, float, int]]:
+                  min_value: float, min_share: float = 0.0,
+                  whole_items: bool = False) -> dict[tuple[Any, Any], tuple[float, float, int]]:
     """``(giver, taker) -> (net value, directionality of the one-sided exchanges, one-sided
     exchanges)`` for every pair where the giver feeds the taker (rule 2 of the module
-    docstring; ``min_value`` in typical exchanges, ``min_share`` rule 3's share floor).  Empty
-    when nothing of value was traded.
+    docstring; ``min_value`` in typical exchanges, ``min_share`` rule 3's share floor, ``whole_items`` rule 1's
+    reading of trades, :func:`one_sided_exchanges`).  Empty when nothing of value was traded.
     """
     scale = view.scale
     feeds: dict[tuple[Any, Any], tuple[float, float, int]] = {}
     if not scale:
         return feeds
     floor = min_value * scale
-    for a, b, pair, one_sided in _one_sided(view, min_directionality):
+    for a, b, pair, one_sided in _one_sided(view, min_directionality, whole_items):
         for giver in (a, b):
             count, value = one_sided[giver]
             back = one_sided[pair.other(giver)][1]
@@ -78,18 +84,34 @@ def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exc
     return feeds
 
 
-def one_sided_exchanges(view: TransferView, min_dir: float) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
+def one_sided_exchanges(view: TransferView, min_dir: float,
+                        whole_items: bool = False) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
     """Per screened pair ``(a, b)`` with any: its valued one-sided exchanges (rule 1: ``|gave_a - gave_b| /
     (gave_a + gave_b)`` at least ``min_dir``) in time order, each with its signed net value (positive: ``a``
-    gave).  The feeder's test, its spoke counts and the operator and season screens read this one
-    reading; read once per view."""
-    memo_key = ("feeder.one_sided", min_dir)
+    gave).  With ``whole_items``, a trade's overpayer is read as having given what it got plus its excess beyond
+    one whole item of the dearest good it gave (:func:`~daishi_forensics.screens.off_price.excess`, an item's
+    value read from the match): one tool paid for a wood is whole items, not a gift.  The feeder's test, its
+    spoke counts and the operator and season screens read this one reading; read once per view.
+
+    >>> import networkx as nx
+    >>> from .graph import TransferView
+    >>> G = nx.MultiDiGraph()
+    >>> for i, tools in enumerate([1, 1, 3]):  # s pays h one tool (12) for a wood (2), twice; then three tools
+    ...     _ = G.add_edge("s", "h", value=12.0 * tools, tick=i, event=i, exchange=i, goods={"tool": 12.0 * tools})
+    ...     _ = G.add_edge("h", "s", value=2.0, tick=i, event=i, exchange=i, goods={"wood": 2.0})
+    >>> [v for _x, v in one_sided_exchanges(TransferView(G), 0.6)[("h", "s")]]
+    [-10.0, -10.0, -34.0]
+    >>> [v for _x, v in one_sided_exchanges(TransferView(G), 0.6, whole_items=True)[("h", "s")]]
+    [-22.0]
+    """
+    memo_key = ("feeder.one_sided", min_dir, whole_items)
     found = view.memo.get(memo_key)
     if found is not None:
         rows: dict[tuple[Any, Any], list[tuple[Exchange, float]]] = found
         return rows
     rows = {}
     exempt = view.exempt
+    units = item_units(view) if whole_items else {}
     for (a, b), pair in view.pairs.items():
         if a in exempt or b in exempt:
             continue
@@ -98,6 +120,11 @@ def one_sided_exchanges(view: TransferView, min_dir: float) -> dict[tuple[Any, A
             if x.unvalued:
                 continue
             ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
+            if whole_items and x.two_sided and ga != gb:  # a trade: what whole items explain is no gift
+                if ga > gb:
+                    ga = gb + excess(ga, gb, x.goods.get(a, {}), units)
+                else:
+                    gb = ga + excess(gb, ga, x.goods.get(b, {}), units)
             if ga + gb > 0 and abs(ga - gb) / (ga + gb) >= min_dir:
                 mine.append((x, ga - gb))
         if mine:
@@ -106,11 +133,12 @@ def one_sided_exchanges(view: TransferView, min_dir: float) -> dict[tuple[Any, A
     return rows
 
 
-def _one_sided(view: TransferView, min_dir: float) -> list[tuple[Any, Any, Any, dict[Any, tuple[int, float]]]]:
+def _one_sided(view: TransferView, min_dir: float,
+               whole_items: bool = False) -> list[tuple[Any, Any, Any, dict[Any, tuple[int, float]]]]:
     """Per screened pair with one-sided exchanges: ``(a, b, pair, {giver: (one-sided exchanges from it,
     value they moved net)})`` (:func:`one_sided_exchanges`)."""
     out = []
-    for (a, b), rows in one_sided_exchanges(view, min_dir).items():
+    for (a, b), rows in one_sided_exchanges(view, min_dir, whole_items).items():
         from_a = [v for _x, v in rows if v > 0]
         from_b = [-v for _x, v in rows if v < 0]
         out.append((a, b, view.pair(a, b), {a: (len(from_a), sum(from_a)), b: (len(from_b), sum(from_b))}))
@@ -145,16 +173,18 @@ FEED_NULL = ("each one-sided exchange between the two was as likely to have gone
 """The feeder screen's null, in words."""
 
 
-def feed_test(view: TransferView, min_dir: float) -> dict[tuple[Any, Any], tuple[float, float, float, int]]:
+def feed_test(view: TransferView, min_dir: float,
+              whole_items: bool = False) -> dict[tuple[Any, Any], tuple[float, float, float, int]]:
     """Per screened pair ``(a, b)`` with one-sided exchanges: ``(p, smallest attainable p, signed
-    sum (positive: a gave b), one-sided exchanges)`` (rule 2).  Read once per view."""
-    memo_key = ("feeder.test", min_dir)
+    sum (positive: a gave b), one-sided exchanges)`` (rule 2; ``whole_items``: rule 1's reading of trades,
+    :func:`one_sided_exchanges`).  Read once per view."""
+    memo_key = ("feeder.test", min_dir, whole_items)
     found = view.memo.get(memo_key)
     if found is not None:
         tested: dict[tuple[Any, Any], tuple[float, float, float, int]] = found
         return tested
     tested = {}
-    for key, rows in one_sided_exchanges(view, min_dir).items():
+    for key, rows in one_sided_exchanges(view, min_dir, whole_items).items():
         values = [v for _x, v in rows]
         p, smallest = sign_flip_p(values)
         tested[key] = (p, smallest, sum(values), len(values))
@@ -171,9 +201,10 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
     min_dir = float(params["min_directionality"])
     floor = float(params["min_spoke_value"]) * scale
     min_share = float(params["min_giver_share"])
+    whole = bool(params.get("whole_items", False))
     tests: list[Test] = []
     found: list[Candidate] = []
-    for (a, b), (p, smallest, total, count) in feed_test(view, min_dir).items():
+    for (a, b), (p, smallest, total, count) in feed_test(view, min_dir, whole).items():
         key = ("feeder", a, b)
         tests.append(Test(key, p, smallest))
         giver, taker = (a, b) if total > 0 else (b, a)
@@ -185,7 +216,7 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         if share < min_share:
             continue
         sign = 1.0 if giver == a else -1.0  # the one-sided exchanges the test read, the giver's way and back
-        rows = one_sided_exchanges(view, min_dir)[(a, b)]
+        rows = one_sided_exchanges(view, min_dir, whole)[(a, b)]
         evidence = {e for x, v in rows if v * sign > 0 for e in x.events}
         back = sum(1 for _x, v in rows if v * sign < 0)
         flag = Flag(

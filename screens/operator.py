@@ -79,7 +79,7 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
     found: list[Candidate] = []
     tests: list[Test] = []
     scale = view.scale
-    tested = feed_test(view, float(params["min_directionality"])) if scale else {}
+    tested = feed_test(view, float(params["min_directionality"]), bool(params.get("whole_items", False))) if scale else {}
     floor = float(params["min_value"]) * (scale or 0.0)
     min_share = float(params["min_giver_share"])
     for op in ordered(by_operator):

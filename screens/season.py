@@ -71,7 +71,8 @@ def match_feeds(view: TransferView, params: Mapping[str, Any], position: int = 0
     name = str(view.graph.graph.get("name", position))
     scale = view.scale or 0.0
     found = one_way_feeds(view, float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
-                          float(params["min_feed_value"]), float(params["min_giver_share"]))
+                          float(params["min_feed_value"]), float(params["min_giver_share"]),
+                          bool(params.get("whole_items", False)))
     feeds = []
     for (giver, taker), (net, _direction, _count) in sorted(found.items(), key=lambda kv: repr(kv[0])):
         pair = view.pair(giver, taker)

@@ -153,6 +153,53 @@ def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
     assert (p, smallest, total, count) == (2 / 64, 2 / 64, -72.0, 6)
 
 
+WHOLE_ITEMS_OFF = {"screens": {name: {"whole_items": False} for name in ("feeder", "operator", "season")}}
+"""Every trade read at its values (the feeder before configuration 2.23.0)."""
+
+
+def _buyer(tools: int) -> nx.MultiDiGraph:
+    """p buys a fiber (1) from s twelve times, paying ``tools`` whole tools (12 each) every time, and trades fairly
+    with x (6 for 6, twelve times); one tool is worth 12 in this match (x sold y one for 12 of wood: an item's value
+    is read from the match, the largest all its lots are multiples of)."""
+    g = nx.MultiDiGraph()
+    honest_market(g, ["s", "x", "y"], rounds=2)
+    trade(g, "x", "y", 5, {"tool": 12.0}, {"wood": 12.0})
+    t = itertools.count(10)
+    for _ in range(12):
+        trade(g, "p", "s", next(t), {"tool": 12.0 * tools}, {"fiber": 1.0})
+        trade(g, "p", "x", next(t), {"wood": 6.0}, {"food": 6.0})
+    return g
+
+
+def test_one_whole_item_for_a_cheap_good_is_no_gift() -> None:
+    """A buyer whose spare goods are dear pays one whole tool for the one fiber it needs, from the one seat that has
+    it, twelve times: whole items explain all of it (nothing beyond one tool), so none of the twelve is a one-sided
+    exchange and the match is clear.  Read at its values (before 2.23.0) each was one (12 against 1), all one way:
+    2 of the 2^12 sign patterns, and p handed s 132 net of the 216 it handed anyone, a lone feed for review."""
+    from daishi_forensics.screens.feeder import one_sided_exchanges
+
+    g = _buyer(1)
+    assert ("p", "s") not in one_sided_exchanges(TransferView(g), 0.6, whole_items=True)
+    assert screen_graph(g).verdict == "clear"
+    [flag] = flags_of(g, None, **WHOLE_ITEMS_OFF)
+    assert (flag.kind, flag.level, flag.agents, flag.p_value) == ("one_way_feed", "review", ("s", "p"), 2 / 4096)
+    assert flag.details["giverShare"] == 132 / 216  # no off-price finding either way: whole items carry no excess
+
+
+def test_a_lot_beyond_one_whole_item_is_still_a_feed() -> None:
+    """Three tools for a fiber: 23 beyond one tool each time (36 - 1 - 12), read as 24 against 1, one-sided; twelve
+    all one way are 2 in 4096 either way, and the lone feed is raised for review as before (the off-price screen
+    raises the same excess, s getting it from p alone)."""
+    from daishi_forensics.screens.feeder import one_sided_exchanges
+
+    g = _buyer(3)
+    rows = one_sided_exchanges(TransferView(g), 0.6, whole_items=True)[("p", "s")]
+    assert [v for _x, v in rows] == [23.0] * 12
+    for config in (None, WHOLE_ITEMS_OFF):
+        [flag] = flags_of(g, "feeder", **(config or {}))
+        assert (flag.kind, flag.level, flag.agents, flag.p_value) == ("one_way_feed", "review", ("s", "p"), 2 / 4096)
+
+
 def test_a_feed_dressed_as_token_trades() -> None:
     g = nx.MultiDiGraph()
     honest_market(g, ["a", "b", "c"], rounds=2)
@@ -1491,13 +1538,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.22.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.23.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.22.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.23.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"

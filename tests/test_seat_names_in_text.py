@@ -61,7 +61,7 @@ def test_the_demos_flag_explanations_isolate_the_names_they_hold(tmp_path: Path)
     assert ('<div class="why"><bdi>Sorrel</bdi> (a_a98f) and <bdi>Tarn</bdi> (a_257b) are both seats of '
             "operator") in page
     assert ('<li><span class="lv flag">flag</span> [1] feeder/hub_and_spoke with <bdi>Sorrel</bdi> (a_a98f), '
-            "<bdi>Perrin</bdi> (a_f095); p 5.96e-08") in page
+            "<bdi>Perrin</bdi> (a_f095); p 2.38e-07") in page
     # every seat the page writes in its text, out of the plots, is isolated: none is left bare
     text = re.sub(r"<svg.*?</svg>|<pre.*?</pre>|<bdi>[^<]*</bdi>", "", page, flags=re.S)
     assert re.findall(r"(?:Tarn|Sorrel|Perrin|Ash) \(a_[0-9a-f]{4}\)", text) == []

@@ -55,7 +55,7 @@ def test_exported_api() -> None:
     assert sorted(sim.__all__) == sorted(
         ["SCENARIOS", "FORMS", "SCHEMA_VERSIONS", "SimulatedMatch", "simulate_match", "write_match", "simulate_to_dir"])
     assert SCENARIOS == ("clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed",
-                         "honest-noisy", "wash_cycle")
+                         "honest-noisy", "wash_cycle", "scarce_seller")
     assert FORMS == ("bundle", "bundle-gz", "stream", "stream-gz", "folder", "folder-gz")
 
 
@@ -763,6 +763,30 @@ def test_a_wash_cycle_passes_one_good_round_and_every_seat_ends_where_it_started
     assert all(abs(gave[a] - got[a]) <= 2 for a in cycle)
     in_turn = sum(b == (a + 1) % len(cycle) for a, b in zip(order, order[1:]))
     assert in_turn >= 0.8 * (len(order) - 1)
+
+
+def test_a_scarce_seller_is_paid_one_whole_dear_item_at_a_time_and_plants_nothing() -> None:
+    """Honest, planted nothing: every buyer the truth names gave the seller exactly one dear item (a tool, a cloth
+    or a plank) for one of the seller's cheap good in each of its scarce trades, never the other way, at least half
+    again the reference value each time (a cloth, 6, for a stone, 3: twice); the truth lists the pairs under
+    honest_suspicious with their counts."""
+    m = match("scarce_seller")
+    assert m.truth["planted"] == []
+    named = [h for h in m.truth["honest_suspicious"] if h["kind"] == "scarce_seller"]
+    assert len(named) >= 2 and len({h["seller"] for h in named}) == 1
+    seller, good = named[0]["seller"], named[0]["good"]
+    buyers = {a for h in named for a in h["agents"] if a != seller}
+    scarce: Counter[str] = Counter()
+    for ev in events("scarce_seller"):
+        p = ev["payload"]
+        if ev["type"] == "trade_completed" and ev["agentId"] == p["to"] and p["to"] == seller and p["from"] in buyers \
+                and set(p["receive"]) == {good}:
+            (item, n), = p["give"].items()
+            assert item in ("tool", "cloth", "plank") and n == 1 and p["receive"] == {good: 1}
+            assert _value(p["give"]) >= 1.5 * _value(p["receive"])  # overpaid by whole items, never the other way
+            scarce[p["from"]] += 1
+    assert all(scarce[b] >= 3 for b in buyers)
+    assert all(h["trades"] >= scarce[next(a for a in h["agents"] if a != seller)] for h in named)
 
 
 def test_cartel_never_fights_inside_and_preys_outside() -> None:

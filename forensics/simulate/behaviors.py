@@ -32,6 +32,8 @@ Scenarios (``SCENARIOS``):
   each other (decoys).
 - ``mixed``: feeder, ring, probes and echo in one match, with off_price and
   thrown_fight when there are seats enough.
+- ``scarce_seller``: nothing planted; one seat holds a cheap good two or three buyers lack, and each pays it
+  one whole dear item for it, again and again (:mod:`.honest`): honest play the screens should leave clear.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .collusion import Cartel, Feeder, OffPrice, Ring, ThrownFight, WashCycle
+from .honest import ScarceSeller
 from .injection import PROBE_IDS, PROBE_WINDOW, Echo, Probes
 from .planted import Behavior
 from .world import Agent
@@ -49,12 +52,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SCENARIOS", "Behavior", "plan_behaviors", "Feeder", "Ring", "WashCycle", "Cartel", "OffPrice", "ThrownFight",
+    "ScarceSeller",
     "Probes", "Echo", "PROBE_IDS", "PROBE_WINDOW",
 ]
 
 SCENARIOS: tuple[str, ...] = (
     "clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed", "honest-noisy",
-    "wash_cycle",
+    "wash_cycle", "scarce_seller",
 )
 """Scenario names accepted by the simulator."""
 
@@ -72,6 +76,8 @@ def plan_behaviors(scenario: str, rng: random.Random, *, feeder_mode: str = "off
         return [Ring(rng)]
     if scenario == "wash_cycle":
         return [WashCycle(rng)]
+    if scenario == "scarce_seller":
+        return [ScarceSeller()]
     if scenario == "cartel":
         return [Cartel(rng)]
     if scenario == "off_price":

@@ -14,7 +14,8 @@ match log itself never names a scenario.  Shape (``format`` ``daishi-sim-truth``
      "propagation": [{"kind": "echo", "root", "edges": [[parent, child]], "generations",
                       "messages": [...], "decoys": {"text", "events", "senders"}}],
      "honest_suspicious": [{"kind": "hub_seller" | "frequent_traders" | "rivals" |
-                            "co_located" | "lopsided_fair" | "shared_operator", "agents": [a, b], ...}],
+                            "co_located" | "lopsided_fair" | "shared_operator" | "favoured_partners" |
+                            "scarce_seller", "agents": [a, b], ...}],
      "errata": [event ids]}
 
 Agent lists are sorted; a pair is ``[a, b]`` with ``a < b``.
@@ -88,6 +89,14 @@ def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
         for two in players[i + 1:]:
             if one.operator == two.operator:
                 add("shared_operator", one.id, two.id, operator=one.operator)
+
+    scarce = org.get("scarce_seller")
+    if scarce:
+        seller = sim.by_id[scarce["seller"]]
+        for b in scarce["buyers"]:
+            n = sim.pair_trades(sim.by_id[b], seller)
+            if n >= 3:
+                add("scarce_seller", b, seller.id, seller=seller.id, good=scarce["good"], trades=n)
 
     noise = org.get("noise")
     if noise:
