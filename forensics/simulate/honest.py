@@ -6,7 +6,8 @@ Unlike the behaviors of :mod:`.collusion`, these plant nothing: truth lists thei
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .planted import Behavior
 from .world import Agent
@@ -45,7 +46,7 @@ class ScarceSeller(Behavior):
         self.good = self._GOODS[int(rng.random() * len(self._GOODS))]
         self.seller.tags.append("scarce-seller")
         sim.set_want(self.seller, self.good)
-        self.trades: list[dict[str, Any]] = []
+        self.trades: list[dict[str, object]] = []
         sim.organic["scarce_seller"] = {"seller": self.seller.id, "buyers": [b.id for b in self.buyers],
                                         "good": self.good, "trades": self.trades}
         dear = sorted(self._DEAR)
@@ -66,7 +67,7 @@ class ScarceSeller(Behavior):
             assert self.sim is not None
             self.sim.set_want(self.seller, self.good)  # keeps a stock of what it sells
 
-    def _buy(self, buyer: Agent, item: str) -> Any:
+    def _buy(self, buyer: Agent, item: str) -> Callable[[int], bool | None]:
         """``buyer``'s turn: one ``item`` for one of the seller's good; None (try again soon) while either side
         lacks its part."""
         sim = self.sim
