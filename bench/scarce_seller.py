@@ -58,7 +58,7 @@ def report(rows: list[dict[str, Any]], first: int, seeds: int) -> None:
     """The table: per setting and level, matches not clear and flagged, what raised them, pairs raised."""
     print(f"\n== scenario scarce_seller (honest; seeds {first}-{first + seeds - 1}, nothing tuned on them), "
           "screens as shipped ==")
-    print(f"  {'setting':12s} {'noise':8s} {'matches':>7s}   not clear [Wilson 95%]          flag [Wilson 95%]"
+    print(f"  {'setting':15s} {'noise':8s} {'matches':>7s}   not clear [Wilson 95%]          flag [Wilson 95%]"
           "               seller-buyer pairs raised")
     for setting in dict.fromkeys(r["setting"] for r in rows):
         for level in dict.fromkeys(r["level"] for r in rows):
@@ -69,11 +69,11 @@ def report(rows: list[dict[str, Any]], first: int, seeds: int) -> None:
             bad = sum(r["verdict"] != "clear" for r in mine)
             flagged = sum(r["verdict"] == "flag" for r in mine)
             pairs, raised = sum(r["pairs"] for r in mine), sum(r["pairs_raised"] for r in mine)
-            print(f"  {setting:12s} {level:8s} {n:7d}   {screens.rate_ci(bad, n)}    {screens.rate_ci(flagged, n)}"
+            print(f"  {setting:15s} {level:8s} {n:7d}   {screens.rate_ci(bad, n)}    {screens.rate_ci(flagged, n)}"
                   f"    {raised}/{pairs}")
             by = Counter(k for r in mine if r["verdict"] != "clear" for k in r["raised_by"])
             if by:
-                print(f"  {'':12s} {'':8s} raised by {', '.join(f'{k}: {v}' for k, v in sorted(by.items()))}")
+                print(f"  {'':15s} {'':8s} raised by {', '.join(f'{k}: {v}' for k, v in sorted(by.items()))}")
 
 
 def main() -> None:
