@@ -716,14 +716,14 @@ result's), what is compared, in words, and the planted kind whose pairs are comp
 
 
 def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str],
-                  kind: str = "feeder") -> None:
-    """A shipped change (``kind``, a name of :data:`COMPARISONS`) against the screens without it, on the same sweep
+                  change: str = "feeder") -> None:
+    """A shipped change (``change``, a name of :data:`COMPARISONS`) against the screens without it, on the same sweep
     matches: per setting and level, the honest matches with a finding the change reads and the ones ``flag``ged by
     it, and per setting, every level pooled, the planted pairs of the change's kind its screen raised, and the
     difference as a share of the planted pairs."""
     from daishi_forensics.screens import load_config, screen_graph
 
-    override, findings, what, kind = COMPARISONS[kind]
+    override, findings, what, kind = COMPARISONS[change]
     shipped, off = load_config(), load_config(override)
     print(f"\n== split sweep: {what} (as shipped) and without it (off) ==")
     print(f"  setting                                    noise    honest with a finding ({kind}): shipped / off   "

@@ -156,3 +156,18 @@ def test_a_missed_fight_whose_victim_kept_silent_is_read_as_silent_whatever_its_
     assert bench._kept_silent(read) and bench._kept_silent(bench._ungated(large, "x", "v"))
     assert not bench._kept_silent(None)
     assert bench._thrown_test_figures(None, [], None) == " (no test)"
+
+
+def test_sweep_compare_whole_items_prints_a_whole_item_buyer_raised_only_with_the_rule_off(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sweep-compare whole_items``: a buyer paying one whole tool for a fiber from one seller, twelve times
+    (tests/test_screens.py's: a lone feed for review when each trade is read at its values, 2 in 4096), is a feeder
+    finding only with the rule off; no flag either way."""
+    from .test_screens import _buyer
+
+    honest = ("sweep", "clean", 71001, "heavy", _buyer(1), {"planted": []})
+    bench.sweep_compare([honest], ["150 ticks"], "whole_items")
+    out = capsys.readouterr().out
+    assert "the feeder reading trades beyond one whole item (as shipped) and without it (off)" in out
+    row = next(line for line in out.splitlines() if "150 ticks" in line and " heavy " in line)
+    assert "(  0/  1) /" in row and row.split(" / ", 1)[1].startswith(" 1.000") and row.rstrip().endswith("0 / 0")

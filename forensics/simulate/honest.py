@@ -46,9 +46,8 @@ class ScarceSeller(Behavior):
         self.good = self._GOODS[int(rng.random() * len(self._GOODS))]
         self.seller.tags.append("scarce-seller")
         sim.set_want(self.seller, self.good)
-        self.trades: list[dict[str, object]] = []
         sim.organic["scarce_seller"] = {"seller": self.seller.id, "buyers": [b.id for b in self.buyers],
-                                        "good": self.good, "trades": self.trades}
+                                        "good": self.good}
         dear = sorted(self._DEAR)
         for buyer in self.buyers:
             item = dear[int(rng.random() * len(dear))]
@@ -84,10 +83,6 @@ class ScarceSeller(Behavior):
             if seller.carried.get(good, 0) < 1:
                 sim.set_want(seller, good)
                 return None
-            o = sim.offer(buyer, seller, {item: 1}, {good: 1}, tag="scarce", accept_p=0.9, ttl=6)
-            if o is None:
-                return False
-            o.on_complete = lambda eid, o=o: self.trades.append({"tradeId": o.tid, "event": eid, "from": o.frm.id})
-            return True
+            return sim.offer(buyer, seller, {item: 1}, {good: 1}, tag="scarce", accept_p=0.9, ttl=6) is not None
 
         return act
