@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import doctest
 
+import pytest
+
 from .benchkit import load_bench
 from .test_bench_screens_sweep import _fight
 
@@ -33,3 +35,17 @@ def test_the_study_plays_the_tune_split_s_honest_seeds_only() -> None:
     held_out = [first for split, first in bench.screens.SPLITS.items() if split != "tune"]
     assert all(j[2] < min(held_out) for j in jobs)
     assert doctest.testmod(bench).failed == 0
+
+
+def test_the_report_split_plays_the_held_out_honest_seeds_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--split report``: honest seeds from 6001 (the report split's), none of the tune split's, and the printout
+    names the split its figures come from."""
+    jobs = bench.jobs(3, "report")
+    assert len(jobs) == 12 and {j[0] for j in jobs} == {"report"}
+    assert {j[2] for j in jobs} == {6001, 6002, 6003}
+    reading = bench.Reading("clear", ("thrown_fight",), 1, 15)
+    bench.report([[reading]] * 4, (0.02,), "report")
+    out = capsys.readouterr().out
+    assert "== split report: honest matches (4, every noise level)" in out
+    assert "4/  4" in out and "thrown_fight 4" in out
+    assert "(report split: honest seeds from 6001, held out from every rule" in out
