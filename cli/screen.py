@@ -135,9 +135,9 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     with progress_for(f"screen {' '.join(targets) or season}", quiet, progress) as line:
         line.stage("reading and screening")
         # SARIF and the github format place a flag at the line of its first evidence event: looked up for those
-        # formats alone
+        # formats alone (and in a repeated match's own file for SARIF's related locations)
         run = screen_targets(targets, season=season, config=config, store=store, server=server,
-                             lines=fmt in ("sarif", "github"))
+                             lines=fmt in ("sarif", "github"), related_lines=fmt == "sarif")
     run = dataclasses.replace(run, exit_zero=exit_zero_asked())
     _say_same_match(run)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None, command="screen",

@@ -79,7 +79,7 @@ def test_a_match_folder_is_placed_in_the_events_file_it_was_read_from(tmp_path: 
     write_match(tmp_path / "copy", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
                 form="folder")
     monkeypatch.chdir(tmp_path)
-    run = screen_targets(["fed/m_0123456789ab", "copy/m_0123456789ab"], lines=True)
+    run = screen_targets(["fed/m_0123456789ab", "copy/m_0123456789ab"], lines=True, related_lines=True)
     (outcome,) = run.matches
     assert dict(outcome.files) == {"fed/m_0123456789ab": f"fed/m_0123456789ab/{events}",
                                    "copy/m_0123456789ab": "copy/m_0123456789ab/events.jsonl"}
@@ -157,13 +157,18 @@ def test_each_name_of_one_match_has_its_own_line(tmp_path: Path, monkeypatch: py
     from daishi_forensics.report.render.screens import render
     from daishi_forensics.report.screening import screen_targets
 
-    plain, looked_up = screen_targets(names), screen_targets(names, lines=True)
+    plain, looked_up = screen_targets(names), screen_targets(names, lines=True, related_lines=True)
     assert [dict(m.also_lines) for m in plain.matches] == [{}]
     assert [dict(m.also_lines) for m in looked_up.matches] == [{
         "copy/m_0123456789ab.jsonl": {40: 22}, "gz/m_0123456789ab.jsonl.gz": {40: 22}, "dir/m_0123456789ab": {40: 18}}]
     for fmt in ("text", "json"):
         assert render(looked_up, fmt) == render(plain, fmt)
     assert render(looked_up, "github") == github.stdout
+    # the github format names the first file only: its run leaves the copies' lines, and writes the same bytes
+    first_only = screen_targets(names, lines=True)
+    assert [dict(m.also_lines) for m in first_only.matches] == [{}]
+    assert [dict(m.lines) for m in first_only.matches] == [dict(m.lines) for m in looked_up.matches]
+    assert render(first_only, "github") == github.stdout
 
 
 def test_a_copy_holding_an_evidence_id_twice_stays_at_line_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

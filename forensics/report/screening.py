@@ -182,7 +182,8 @@ class MatchOutcome:
     also_lines: Mapping[str, Mapping[Any, int]] = field(default_factory=dict, compare=False, hash=False)
     """By each of :attr:`also` whose file holds a record a line, the line of each flag's first evidence event in that
     file, looked up as :attr:`lines` are (:func:`evidence_lines`; its own line, for its blank lines and header may
-    differ): where SARIF places that name's related location; asked for with ``screen_targets(..., lines=True)``,
+    differ): where SARIF places that name's related location; asked for with ``screen_targets(..., lines=True,
+    related_lines=True)``,
     else empty."""
     files: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     """By :attr:`target` and each of :attr:`also`, the file its events were read from where that is not the name
@@ -503,12 +504,14 @@ def _identity(target: str, source: MatchSource) -> str | None:
 def screen_targets(targets: Sequence[str], *, season: Path | None = None,
                    config: ScreenConfig | Mapping[str, Any] | Path | str | None = None,
                    store: Path | None = None, server: str | None = None,
-                   limits: Limits | None = None, lines: bool = False) -> ScreenRun:
+                   limits: Limits | None = None, lines: bool = False, related_lines: bool = False) -> ScreenRun:
     """Screen every target (a folder that is not a match stands for the matches in it);
     with ``season``, the matches in that folder join them and the whole is also screened
     as one season (:func:`screen_season`).  ``lines``: each match read from a file a record a line
     has the line of each flag's first evidence event (:attr:`MatchOutcome.lines`, for SARIF and the github
-    format)."""
+    format).  ``related_lines`` (with ``lines``): a target that is an earlier one's match again has those lines in
+    its own file too (:attr:`MatchOutcome.also_lines`, SARIF's related locations; the github format names the
+    first file only, so it leaves them)."""
     cfg = config if isinstance(config, ScreenConfig) else load_config(config)
     # a file named twice (a target that is also in the --season folder, or the folder given as a target too)
     # is screened once: the verdict counts each match it read once
@@ -540,7 +543,7 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
                 # the first's were), for its related location
                 found = (evidence_lines(source, (f.evidence[0] for f in earlier.result.flags if f.evidence),
                                         in_order=not earlier.invalid_records)
-                         if lines and earlier.result is not None and earlier.result.flags else {})
+                         if lines and related_lines and earlier.result is not None and earlier.result.flags else {})
                 outcomes[at] = replace(earlier, also=(*earlier.also, source.name), content=digests[given],
                                        files={**earlier.files, **_events_file(source)},
                                        also_lines={**earlier.also_lines, **({source.name: found} if found else {})})
