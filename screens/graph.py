@@ -240,14 +240,16 @@ class TransferView:
 
     def __init__(self, graph: nx.MultiDiGraph, *, exempt_roles: Iterable[str] = (),
                  fair_ratio: float = 2.0,
-                 flows: tuple[Iterable[Exchange], Iterable[Act], Iterable[Any]] | None = None) -> None:
+                 flows: tuple[Iterable[Exchange], Iterable[Act], Iterable[Any],
+                              Iterable[tuple[Any, Any, float, float, Any]]] | None = None) -> None:
         """Read ``graph``.
 
         ``flows``, when given, is what reading the graph's edges would give, made by an
         adapter that builds them itself (the graph then holds the nodes and attributes
-        only): ``(exchanges, acts, unvalued event ids)``, the exchanges and acts in the
-        order the edges would have made them (see
-        :func:`daishi_forensics.economy.transfers.transfer_view`)."""
+        only): ``(exchanges, acts, unvalued event ids, payments)``, the exchanges and acts in the
+        order the edges would have made them, and every edge of value above 0 between two nodes as
+        ``(u, v, tick, value, event)`` in edge order, the transfers the money-laundering typologies read
+        (see :func:`daishi_forensics.economy.transfers.transfer_view`)."""
         if not isinstance(graph, nx.MultiDiGraph):
             raise ScreenInputError(f"a transfer graph is a networkx.MultiDiGraph, not {type(graph).__name__}")
         self.graph = graph
@@ -280,10 +282,11 @@ class TransferView:
             with _no_gc():
                 self._scan(graph)
         else:
-            read, acts, unvalued = flows
+            read, acts, unvalued, payments = flows
             self.described = True  # flows read from a match: every exchange is a trade or a gift
             self.acts.extend(acts)
             self.unvalued_events.update(unvalued)
+            self._payments(graph, payments)
             read = list(read)
             self.voluntary = len(read)
             self._finish(read)
@@ -446,6 +449,26 @@ class TransferView:
         voluntary = graph.number_of_edges() - loops - forced
         self.described = described
         self.voluntary = voluntary
+        self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events,
+                                                     dated=bool(graph.graph.get("tick_dates")))
+
+    def _payments(self, graph: nx.MultiDiGraph, payments: Iterable[tuple[Any, Any, float, float, Any]]) -> None:
+        """The typologies' arrays from flows' payments, as :meth:`_scan` makes them from the edges: every transfer
+        of value above 0 between two screened nodes, in edge order."""
+        exempt = self.exempt
+        index = {n: i for i, n in enumerate(graph.nodes)}
+        src: list[int] = []
+        dst: list[int] = []
+        ticks: list[float] = []
+        values: list[float] = []
+        events: list[Any] = []
+        for u, v, tick, value, event in payments:
+            if u not in exempt and v not in exempt:
+                src.append(index[u])
+                dst.append(index[v])
+                ticks.append(tick)
+                values.append(value)
+                events.append(event)
         self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events,
                                                      dated=bool(graph.graph.get("tick_dates")))
 

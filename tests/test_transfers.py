@@ -126,9 +126,16 @@ def test_season_graph_by_agent_and_by_operator() -> None:
 
 
 def view_state(view: TransferView) -> str:
-    """Everything a view holds, in order (its exchanges' and acts' fields included)."""
+    """Everything a view holds, in order (its exchanges' and acts' fields included, and the transfers the
+    money-laundering typologies read: every one by its nodes, tick, value and event, in order)."""
+    from daishi_forensics.screens.fans import arrays_of
+
+    arrays = arrays_of(view)
+    typologies = (arrays.nodes, arrays.src.tolist(), arrays.dst.tolist(), arrays.tick.tolist(), arrays.value.tolist(),
+                  arrays.event, arrays.dated)
     return repr((view.nodes, sorted(view.exempt), [(k, p) for k, p in view.pairs.items()], view.acts,
-                 view.exchanges, view.scale, view.contact, view.ticks, sorted(map(repr, view.unvalued_events))))
+                 view.exchanges, view.scale, view.contact, view.ticks, sorted(map(repr, view.unvalued_events)),
+                 typologies))
 
 
 def test_transfer_view_is_the_view_of_the_transfer_graph(tmp_path: Path) -> None:
@@ -152,6 +159,30 @@ def test_screening_a_match_reads_what_screening_its_graph_reads(tmp_path: Path, 
     inputs, _ = _match_inputs(analysis)
     assert view_state(transfer_view(**inputs)) == view_state(TransferView(transfer_graph(**inputs)))
     assert screen_match(analysis).to_dict() == screen_graph(match_graph(analysis)).to_dict()
+
+
+def test_behavior_s_screens_read_the_transfers_the_typologies_read_as_screen_does(tmp_path: Path) -> None:
+    """The behavior report screens a match through :func:`transfer_view`, which reads the flows without storing
+    each transfer in the graph; the typologies read their transfers off the graph's edges, so there they read
+    none, and a match the ``screen`` command flags came back clear.  An honest match of 32 seats and 600 rounds
+    where a seat filling market orders (four fair trades of 18 each way, at ticks 568 to 596) reads to the
+    typologies as a gather-scatter (four legs in, four out): the two ways now see the same 1,840 transfers
+    and give the same verdict (flag), flag for flag."""
+    from daishi_forensics.report.screening import _match_inputs, screen_match
+    from daishi_forensics.screens import screen_graph
+    from daishi_forensics.screens.fans import arrays_of
+    from daishi_forensics.simulate import simulate_match
+    from daishi_forensics.simulate import write_match as write_simulated
+
+    analysis = analyze_target(str(write_simulated(
+        simulate_match("clean", 150082, noise="medium", n_agents=32, ticks=600), tmp_path)))
+    inputs, _ = _match_inputs(analysis)
+    view = transfer_view(**inputs)
+    assert arrays_of(view).size == arrays_of(TransferView(transfer_graph(**inputs))).size == 1_840
+    by_match, by_graph = screen_match(analysis), screen_graph(match_graph(analysis))
+    assert by_match.to_dict() == by_graph.to_dict()
+    assert (by_match.verdict, [(f.kind, f.agents[0]) for f in by_match.flags]) == ("flag", [("gather_scatter",
+                                                                                              "a_52f3")])
 
 
 def test_transfer_view_leaves_unusual_numbers_to_the_graph() -> None:
