@@ -1,7 +1,7 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
     python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5] [--workers N] [--tune-noise none,medium]
-    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare [feeder|whole_items|thrown_fight]]
+    python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare [feeder|whole_items|thrown_fight|net_trades]]
                             [--workers N]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
@@ -43,7 +43,9 @@ same matches again with the feeder's share floor off (configuration 2.14.0's fee
 screens) and prints both: the honest matches with a finding of the feeder's test and the planted feeder pairs
 found, per setting; ``--sweep-compare whole_items`` does the same with every trade read at its values
 (configuration 2.22.0's feeder, operator and season screens); ``--sweep-compare thrown_fight`` does the same with
-the floor left past the thrown-fight screen's company and silence gates off (configuration 2.16.0's thrown fights).
+the floor left past the thrown-fight screen's company and silence gates off (configuration 2.16.0's thrown fights);
+``--sweep-compare net_trades`` counts the honest matches with a typology finding with every leg of a trade read
+as a payment (configuration 2.23.0's typologies; no planted kind is theirs).
 
 Printed, each measured in this one run:
 
@@ -701,18 +703,31 @@ def thrown_findings(result: Any, level: str | None = None) -> bool:
     return any(f.screen == "thrown_fight" and level in (None, f.level) for f in result.flags)
 
 
+def typology_findings(result: Any, level: str | None = None) -> bool:
+    """Whether a screening result holds a finding of a money-laundering typology (fans, scatter-gather or
+    gather-scatter, value cycles), at ``level`` if named."""
+    return any(f.screen in ("fans", "scatter_gather", "value_cycles") and level in (None, f.level)
+               for f in result.flags)
+
+
+NET_TRADES_OFF = {"general": {"net_trades": False}}
+"""The typologies reading every leg of a trade as a payment (as under configuration 2.23.0), for ``--sweep-compare
+net_trades``."""
+
 WHOLE_ITEMS_OFF = {"screens": {name: {"whole_items": False} for name in ("feeder", "operator", "season")}}
 """The screens with every trade read at its values (as under configuration 2.22.0: one whole tool paid for a wood is
 a one-sided exchange), for ``--sweep-compare whole_items``."""
 
-COMPARISONS: dict[str, tuple[dict[str, Any], Any, str, str]] = {
+COMPARISONS: dict[str, tuple[dict[str, Any], Any, str, str | None]] = {
     "feeder": (FLOOR_OFF, feed_findings, "the feeder's test with its share floor", "feeder"),
     "whole_items": (WHOLE_ITEMS_OFF, feed_findings, "the feeder reading trades beyond one whole item", "feeder"),
     "thrown_fight": (GATED_FLOOR_OFF, thrown_findings, "the thrown-fight screen with the floor left past its gates",
                      "thrown_fight"),
+    "net_trades": (NET_TRADES_OFF, typology_findings, "the typologies reading a trade as one transfer", None),
 }
 """``--sweep-compare`` choices: the change's configuration turned off, the findings it reads (a screening
-result's), what is compared, in words, and the planted kind whose pairs are compared."""
+result's), what is compared, in words, and the planted kind whose pairs are compared (None: no planted kind is
+the change's; the honest matches alone)."""
 
 
 def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str],
@@ -726,7 +741,7 @@ def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
     override, findings, what, kind = COMPARISONS[change]
     shipped, off = load_config(), load_config(override)
     print(f"\n== split sweep: {what} (as shipped) and without it (off) ==")
-    print(f"  setting                                    noise    honest with a finding ({kind}): shipped / off   "
+    print(f"  setting                                    noise    honest with a finding ({kind or change}): shipped / off   "
           "of them flag: shipped / off")
     for name, settings in SCREEN_SWEEPS:
         said = sweep_settings(settings)
@@ -744,7 +759,8 @@ def sweep_compare(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                 n = len(honest)
                 print(f"  {said:42s} {level:8s} {rate_ci(counts['shipped'][0], n)} / {rate_ci(counts['off'][0], n)}   "
                       f"{counts['shipped'][1]} / {counts['off'][1]}")
-            for r in (r for r, n in zip(rows, names) if n == name and r[1] == kind and r[3] == level):
+            for r in (r for r, n in zip(rows, names) if kind is not None and n == name and r[1] == kind
+                      and r[3] == level):
                 plants = [p for p in r[5]["planted"] if p["kind"] == kind]
                 pairs = set().union(*(planted_pairs(p) for p in plants)) if plants else set()
                 planted_n += len(pairs)
@@ -821,8 +837,10 @@ def main() -> None:
                         help="with --sweep: also screen the sweep's matches with one change turned off and print both: "
                              "feeder (the default: the feeder's share floor; honest matches with a finding of the "
                              "feeder's test, planted feeder pairs found), whole_items (the feeder reading trades "
-                             "beyond one whole item; the same figures) or thrown_fight (the floor left past the "
-                             "thrown-fight gates; honest matches with a thrown-fight finding, planted fights found)")
+                             "beyond one whole item; the same figures), thrown_fight (the floor left past the "
+                             "thrown-fight gates; honest matches with a thrown-fight finding, planted fights found) "
+                             "or net_trades (the typologies reading a trade as one transfer; honest matches with a "
+                             "typology finding)")
     parser.add_argument("--sweep-noise", default=",".join(NOISE),
                         help="noise levels of the sweep (default none,light,medium,heavy)")
     args = parser.parse_args()

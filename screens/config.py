@@ -70,6 +70,12 @@ class ScreenConfig:
         return float(self.general.get("typology_share", 0.1))
 
     @property
+    def net_trades(self) -> bool:
+        """Whether the money-laundering typologies read a trade as one transfer of its net value (a fair one as
+        none) rather than as two payments (``general.net_trades``)."""
+        return bool(self.general.get("net_trades", False))
+
+    @property
     def exempt_roles(self) -> tuple[str, ...]:
         """Node roles never screened as colluders."""
         return tuple(self.general.get("exempt_roles") or ())

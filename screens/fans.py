@@ -149,7 +149,7 @@ import numpy as np
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 from .stats import binom_sf
-from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff, transfer_arrays
+from .transfer_arrays import TransferArrays, net_trades, poisson_tail, step_up_cutoff, transfer_arrays
 
 __all__ = ["DEFAULTS", "FanBox", "Regulars", "Standing", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans",
            "regulars_in", "shared_community", "standing_counterparties", "web_ties", "window_grid"]
@@ -235,13 +235,24 @@ def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
     return [round(span * lo * (hi / lo) ** (i / (steps - 1)), 6) for i in range(steps)]
 
 
-def arrays_of(view: TransferView) -> TransferArrays:
-    """The view's :class:`TransferArrays` (read once per view, shared by the typology screens)."""
+def arrays_of(view: TransferView, params: Mapping[str, Any] | None = None) -> TransferArrays:
+    """The view's :class:`TransferArrays` (read once per view, shared by the typology screens): with
+    ``params["net_trades"]`` (the general setting, handed to each typology), each trade read as one transfer of
+    its net value, a fair one as none (:func:`~daishi_forensics.screens.transfer_arrays.net_trades`, at the view's
+    ``fair_ratio``); else every leg."""
     key = ("transfer_arrays",)
     found = view.memo.get(key)
     if found is None:
         found = view.memo[key] = transfer_arrays(view.graph, view.exempt)
-    return found
+    if params is None or not params.get("net_trades"):
+        return found
+    legs = view.memo.get(("transfer_legs",))
+    if legs is None:  # read without the exchanges' keys: every leg
+        return found
+    net = view.memo.get(("transfer_arrays", "net"))
+    if net is None:
+        net = view.memo[("transfer_arrays", "net")] = net_trades(found, legs[0], legs[1], view.fair_ratio)
+    return net
 
 
 @dataclass(frozen=True)
@@ -1005,10 +1016,10 @@ def fan_boxes_of(view: TransferView, params: Mapping[str, Any]) -> dict[str, tup
     """The fan boxes of both directions, computed once per view and parameters (the fans and
     the gather-scatter screens share them)."""
     fan_params = {k: params[k] for k in DEFAULTS}
-    key = ("fan_boxes", tuple(sorted(fan_params.items())))
+    key = ("fan_boxes", tuple(sorted(fan_params.items())), bool(params.get("net_trades")))
     found = view.memo.get(key)
     if found is None:
-        arrays = arrays_of(view)
+        arrays = arrays_of(view, params)
         found = view.memo[key] = {d: fan_boxes(arrays, d, fan_params) for d in ("in", "out")}
     return found
 
@@ -1099,7 +1110,7 @@ def regulars_in(arrays: TransferArrays, box: FanBox, novel: float, margin: float
 
 def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     """Fan-in and fan-out flags (module rule); one flag per node and direction."""
-    arrays = arrays_of(view)
+    arrays = arrays_of(view, params)
     alpha = float(params["alpha"])
     flags: list[Flag] = []
     found = fan_boxes_of(view, params)

@@ -241,14 +241,15 @@ class TransferView:
     def __init__(self, graph: nx.MultiDiGraph, *, exempt_roles: Iterable[str] = (),
                  fair_ratio: float = 2.0,
                  flows: tuple[Iterable[Exchange], Iterable[Act], Iterable[Any],
-                              Iterable[tuple[Any, Any, float, float, Any]]] | None = None) -> None:
+                              Iterable[tuple[Any, Any, float, float, Any, Any]]] | None = None) -> None:
         """Read ``graph``.
 
         ``flows``, when given, is what reading the graph's edges would give, made by an
         adapter that builds them itself (the graph then holds the nodes and attributes
         only): ``(exchanges, acts, unvalued event ids, payments)``, the exchanges and acts in the
         order the edges would have made them, and every edge of value above 0 between two nodes as
-        ``(u, v, tick, value, event)`` in edge order, the transfers the money-laundering typologies read
+        ``(u, v, tick, value, event, exchange)`` in edge order (``exchange`` None for a forced act), the transfers
+        the money-laundering typologies read
         (see :func:`daishi_forensics.economy.transfers.transfer_view`)."""
         if not isinstance(graph, nx.MultiDiGraph):
             raise ScreenInputError(f"a transfer graph is a networkx.MultiDiGraph, not {type(graph).__name__}")
@@ -286,8 +287,8 @@ class TransferView:
             self.described = True  # flows read from a match: every exchange is a trade or a gift
             self.acts.extend(acts)
             self.unvalued_events.update(unvalued)
-            self._payments(graph, payments)
             read = list(read)
+            self._payments(graph, payments, [(x.key, x.a, x.b) for x in read if x.unvalued])
             self.voluntary = len(read)
             self._finish(read)
         raw_contact = graph.graph.get("contact")
@@ -398,8 +399,10 @@ class TransferView:
         ticks: list[float] = []
         values: list[float] = []
         events: list[Any] = []
-        add_src, add_dst, add_tick, add_value, add_event = (src.append, dst.append, ticks.append, values.append,
-                                                             events.append)
+        keys: list[Any] = []  # per row, the exchange it is a leg of (None: a plain payment or a forced act)
+        add_src, add_dst, add_tick, add_value, add_event, add_key = (src.append, dst.append, ticks.append,
+                                                                     values.append, events.append, keys.append)
+        unvalued_trades: set[Any] = set()  # exchanges with a leg of unknown value
         unvalued = self.unvalued_events
         described = False
         forced = 0
@@ -427,14 +430,22 @@ class TransferView:
             if u == v:
                 loops += 1
                 continue  # a node moving value to itself moves nothing between agents
+            if len(data) == 3 or data.get("kind", "trade") in FORCED_KINDS:
+                xkey = None
+            else:
+                iu, iv = index[u], index[v]
+                xkey = (data.get("exchange", event), iu, iv) if iu < iv else (data.get("exchange", event), iv, iu)
             if value is None:
                 unvalued.update(data.get("events") or (event,))
+                if xkey is not None:
+                    unvalued_trades.add(xkey)
             elif value > 0 and u not in exempt and v not in exempt:
                 add_src(index[u])
                 add_dst(index[v])
                 add_tick(tick)
                 add_value(value)
                 add_event(event)
+                add_key(xkey)
             if len(data) == 3:
                 continue  # value, tick and event only: a plain payment
             kind = data.get("kind", "trade")
@@ -451,10 +462,14 @@ class TransferView:
         self.voluntary = voluntary
         self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events,
                                                      dated=bool(graph.graph.get("tick_dates")))
+        self.memo[("transfer_legs",)] = (tuple(keys), frozenset(unvalued_trades))
 
-    def _payments(self, graph: nx.MultiDiGraph, payments: Iterable[tuple[Any, Any, float, float, Any]]) -> None:
-        """The typologies' arrays from flows' payments, as :meth:`_scan` makes them from the edges: every transfer
-        of value above 0 between two screened nodes, in edge order."""
+    def _payments(self, graph: nx.MultiDiGraph, payments: Iterable[tuple[Any, Any, float, float, Any, Any]],
+                  unvalued_trades: Iterable[tuple[Any, Any, Any]]) -> None:
+        """The typologies' arrays from flows' payments ``(u, v, tick, value, event, exchange)``, as :meth:`_scan`
+        makes them from the edges: every transfer of value above 0 between two screened nodes, in edge order, each
+        with the exchange it is a leg of (``exchange`` None: a forced act); ``unvalued_trades``: ``(exchange, u, v)``
+        of every exchange with a leg of unknown value."""
         exempt = self.exempt
         index = {n: i for i, n in enumerate(graph.nodes)}
         src: list[int] = []
@@ -462,15 +477,21 @@ class TransferView:
         ticks: list[float] = []
         values: list[float] = []
         events: list[Any] = []
-        for u, v, tick, value, event in payments:
+        keys: list[Any] = []
+        for u, v, tick, value, event, exchange in payments:
             if u not in exempt and v not in exempt:
-                src.append(index[u])
-                dst.append(index[v])
+                iu, iv = index[u], index[v]
+                src.append(iu)
+                dst.append(iv)
                 ticks.append(tick)
                 values.append(value)
                 events.append(event)
+                keys.append(None if exchange is None else (exchange, iu, iv) if iu < iv else (exchange, iv, iu))
         self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events,
                                                      dated=bool(graph.graph.get("tick_dates")))
+        unvalued = frozenset((x, index[u], index[v]) if index[u] < index[v] else (x, index[v], index[u])
+                             for x, u, v in unvalued_trades)
+        self.memo[("transfer_legs",)] = (tuple(keys), unvalued)
 
     def _exchange_leg(self, u: Any, v: Any, data: Mapping[str, Any], value: float | None, tick: float,
                       exchanges: dict[tuple[Any, Any, Any], Exchange],
@@ -512,6 +533,12 @@ class TransferView:
             mine[ANY_GOOD] = mine.get(ANY_GOOD, 0.0) + value
 
     # -- queries -----------------------------------------------------------------------
+
+    @property
+    def fair_ratio(self) -> float:
+        """The price band of a fair exchange the view was read with (the larger side at most this times the
+        smaller)."""
+        return self._fair_ratio
 
     def pair(self, x: Any, y: Any) -> PairFlow:
         """The flows between ``x`` and ``y`` (empty if nothing passed)."""

@@ -87,7 +87,7 @@ def _structural_pairs(arrays: TransferArrays, min_relays: int) -> int:
 def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
     """Scatter-gather flags (module rule), one per (source, destination); and a note when the
     graph has more than ``max_pairs`` pairs of transfers to compare."""
-    arrays = arrays_of(view)
+    arrays = arrays_of(view, params)
     if arrays.size < 2 or arrays.span <= 0:
         return [], []
     window = float(params["max_window"]) * arrays.span
@@ -208,7 +208,7 @@ _NULL_GS = ("the graph's own transfers with ticks and amounts shuffled among the
 
 def gather_scatter(view: TransferView, params: Mapping[str, Any], fan_params: Mapping[str, Any]) -> list[Flag]:
     """Gather-scatter flags (module rule), one per node."""
-    arrays = arrays_of(view)
+    arrays = arrays_of(view, params)
     if arrays.size < 2 or arrays.span <= 0:
         return []
     boxes = fan_boxes_of(view, fan_params)

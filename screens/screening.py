@@ -393,10 +393,11 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None, *, besid
     share = typology_share(config, tests, typologies)
     level = config.false_alarm_rate * share / max(1, len(typologies))
     for screen in typologies:
-        params = {**config.screens[screen], "alpha": level}
+        params = {**config.screens[screen], "alpha": level, "net_trades": config.net_trades}
         spotted, more = _TYPOLOGY_RUNNERS[screen](view, params)
         if screen == "scatter_gather" and "fans" in typologies:  # gather-scatter reads the fan boxes
-            spotted = spotted + gather_scatter(view, params, {**config.screens["fans"], "alpha": level})
+            spotted = spotted + gather_scatter(view, params, {**config.screens["fans"], "alpha": level,
+                                                              "net_trades": config.net_trades})
         kept += [_typology_level(f, level, config.flag_share) for f in spotted]
         notes += more
     flags, testing = calibrate(candidates, tests, config, view, holm_alpha=config.false_alarm_rate * (1.0 - share),

@@ -31,7 +31,7 @@ floor of ``1 / (draws + 1)`` on how small a p-value can be.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -41,7 +41,8 @@ import numpy as np
 
 from .errors import ScreenInputError
 
-__all__ = ["PaymentIndex", "TransferArrays", "arrays_from", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
+__all__ = ["PaymentIndex", "TransferArrays", "arrays_from", "net_trades", "poisson_tail", "step_up_cutoff",
+           "transfer_arrays"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,6 +206,65 @@ def arrays_from(nodes: tuple[Any, ...], src: list[int], dst: list[int], ticks: l
     value_arr = np.asarray(values, dtype=np.float64)
     return TransferArrays(nodes, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), tick_arr,
                           value_arr, tuple(events), np.sort(tick_arr), np.sort(value_arr), dated)
+
+
+def net_trades(arrays: TransferArrays, keys: Sequence[Any], unvalued: Collection[Any],
+               fair_ratio: float) -> TransferArrays:
+    """``arrays`` with each trade read as one transfer (the typologies' reading of a match's exchanges).
+
+    ``keys`` gives each row the exchange it is a leg of, ``(exchange, i, j)`` with ``i < j`` the two nodes'
+    indices, or None (a plain payment, a forced act).  A *trade* is an exchange with legs both ways: its two sides
+    are one swap, not a payment in and a payment out.  It moves nothing when it is fair (the larger side at most
+    ``fair_ratio`` times the smaller, the price band every screen reads as fair), else its net value, from the side
+    that gave more to the other, at its earliest leg's tick, citing that side's first leg's event, in the place of
+    its first leg.  A gift (legs one way), a forced act, a payment and an exchange in ``unvalued`` (a leg of unknown
+    value: its sides cannot be weighed) stay as they are.
+
+    >>> src, dst = [0, 1, 0, 1, 2], [1, 0, 1, 0, 1]  # a fair trade, an unfair one (18 for 4), a gift
+    >>> arrays = arrays_from(("a", "b", "c"), src, dst, [3.0, 3.0, 5.0, 6.0, 7.0], [9.0, 8.0, 18.0, 4.0, 2.0],
+    ...                      ["e1", "e2", "e3", "e4", "e5"])
+    >>> net = net_trades(arrays, [("t1", 0, 1), ("t1", 0, 1), ("t2", 0, 1), ("t2", 0, 1), ("g", 1, 2)], (), 2.0)
+    >>> [(net.nodes[s], net.nodes[d], float(t), float(v), e)
+    ...  for s, d, t, v, e in zip(net.src, net.dst, net.tick, net.value, net.event)]
+    [('a', 'b', 5.0, 14.0, 'e3'), ('c', 'b', 7.0, 2.0, 'e5')]
+    """
+    rows_of: dict[Any, list[int]] = {}
+    for row, key in enumerate(keys):
+        if key is not None and key not in unvalued:
+            rows_of.setdefault(key, []).append(row)
+    src, dst, tick, value, event = arrays.src, arrays.dst, arrays.tick, arrays.value, arrays.event
+    dropped: set[int] = set()
+    placed: dict[int, tuple[int, int, float, float, Any]] = {}
+    for (_exchange, i, j), rows in rows_of.items():
+        if len(rows) < 2:
+            continue
+        gave_i = gave_j = 0.0
+        for r in rows:
+            if src[r] == i:
+                gave_i += float(value[r])
+            else:
+                gave_j += float(value[r])
+        if gave_i == 0.0 or gave_j == 0.0:
+            continue  # legs one way: a gift
+        dropped.update(rows)
+        more, less = (gave_i, gave_j) if gave_i >= gave_j else (gave_j, gave_i)
+        if more <= fair_ratio * less:
+            continue  # a fair trade moves nothing
+        giver, taker = (i, j) if gave_i > gave_j else (j, i)
+        first = next(r for r in rows if src[r] == giver)
+        placed[rows[0]] = (giver, taker, min(float(tick[r]) for r in rows), more - less, event[first])
+    if not dropped:
+        return arrays
+    out: tuple[list[int], list[int], list[float], list[float], list[Any]] = ([], [], [], [], [])
+    for r in range(arrays.size):
+        kept = placed.get(r)
+        if kept is None:
+            if r in dropped:
+                continue
+            kept = (int(src[r]), int(dst[r]), float(tick[r]), float(value[r]), event[r])
+        for column, item in zip(out, kept):
+            column.append(item)  # type: ignore[attr-defined]
+    return arrays_from(arrays.nodes, *out, dated=arrays.dated)
 
 
 def poisson_tail(k: Any, lam: Any) -> np.ndarray:

@@ -485,7 +485,7 @@ _NULL = ("the graph's own transfers with ticks and amounts shuffled among them: 
 
 def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
     """Value-cycle flags (module rule), and a note when the search was cut short."""
-    arrays = arrays_of(view)
+    arrays = arrays_of(view, params)
     cycles, truncated = find_value_cycles(arrays, params)
     notes = []
     if truncated:

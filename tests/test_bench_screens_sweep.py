@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -171,3 +172,25 @@ def test_sweep_compare_whole_items_prints_a_whole_item_buyer_raised_only_with_th
     assert "the feeder reading trades beyond one whole item (as shipped) and without it (off)" in out
     row = next(line for line in out.splitlines() if "150 ticks" in line and " heavy " in line)
     assert "(  0/  1) /" in row and row.split(" / ", 1)[1].startswith(" 1.000") and row.rstrip().endswith("0 / 0")
+
+
+def test_sweep_compare_net_trades_prints_a_market_filler_raised_only_leg_by_leg(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sweep-compare net_trades``: the honest 32-seat, 600-round match whose seat filling market orders reads,
+    leg by leg, as a gather-scatter (a flag) is a typology finding only with the rule off; no planted kind is the
+    rule's, so no planted line is printed."""
+    from daishi_forensics.read.boundary import read_match
+    from daishi_forensics.read.sources import open_match
+    from daishi_forensics.report.passes import analyze
+    from daishi_forensics.report.screening import SCREEN_PASSES, match_graph
+    from daishi_forensics.simulate import simulate_match, write_match
+
+    path = write_match(simulate_match("clean", 150082, noise="medium", n_agents=32, ticks=600), tmp_path)
+    graph = match_graph(analyze(read_match(open_match(str(path))), only=SCREEN_PASSES))
+    bench.sweep_compare([("sweep", "clean", 71001, "medium", graph, {"planted": []})], ["600 ticks"], "net_trades")
+    out = capsys.readouterr().out
+    assert "the typologies reading a trade as one transfer (as shipped) and without it (off)" in out
+    assert "honest with a finding (net_trades)" in out
+    row = next(line for line in out.splitlines() if "600 ticks" in line and " medium " in line)
+    assert row.split(" / ", 1)[0].endswith("(  0/  1)") and " 1.000 [" in row and row.rstrip().endswith("0 / 1")
+    assert "planted" not in out

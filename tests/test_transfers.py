@@ -127,12 +127,13 @@ def test_season_graph_by_agent_and_by_operator() -> None:
 
 def view_state(view: TransferView) -> str:
     """Everything a view holds, in order (its exchanges' and acts' fields included, and the transfers the
-    money-laundering typologies read: every one by its nodes, tick, value and event, in order)."""
+    money-laundering typologies read, leg by leg and each trade as one: every one by its nodes, tick, value and
+    event, in order)."""
     from daishi_forensics.screens.fans import arrays_of
 
-    arrays = arrays_of(view)
-    typologies = (arrays.nodes, arrays.src.tolist(), arrays.dst.tolist(), arrays.tick.tolist(), arrays.value.tolist(),
-                  arrays.event, arrays.dated)
+    typologies = [(arrays.nodes, arrays.src.tolist(), arrays.dst.tolist(), arrays.tick.tolist(),
+                   arrays.value.tolist(), arrays.event, arrays.dated)
+                  for arrays in (arrays_of(view), arrays_of(view, {"net_trades": True}))]
     return repr((view.nodes, sorted(view.exempt), [(k, p) for k, p in view.pairs.items()], view.acts,
                  view.exchanges, view.scale, view.contact, view.ticks, sorted(map(repr, view.unvalued_events)),
                  typologies))
@@ -165,11 +166,12 @@ def test_behavior_s_screens_read_the_transfers_the_typologies_read_as_screen_doe
     """The behavior report screens a match through :func:`transfer_view`, which reads the flows without storing
     each transfer in the graph; the typologies read their transfers off the graph's edges, so there they read
     none, and a match the ``screen`` command flags came back clear.  An honest match of 32 seats and 600 rounds
-    where a seat filling market orders (four fair trades of 18 each way, at ticks 568 to 596) reads to the
-    typologies as a gather-scatter (four legs in, four out): the two ways now see the same 1,840 transfers
-    and give the same verdict (flag), flag for flag."""
+    where a seat fills market orders (four fair trades of 18 each way with four partners, ticks 568 to 596):
+    read leg by leg (configuration 2.23.0's reading), its partners' legs are a fan-in and its own a fan-out, a
+    gather-scatter, and the two ways see the same 1,840 transfers and flag it alike; each trade read as one (as
+    shipped), the 234 transfers left are gifts, takes and unfair trades' net values, and both ways are clear."""
     from daishi_forensics.report.screening import _match_inputs, screen_match
-    from daishi_forensics.screens import screen_graph
+    from daishi_forensics.screens import load_config, screen_graph
     from daishi_forensics.screens.fans import arrays_of
     from daishi_forensics.simulate import simulate_match
     from daishi_forensics.simulate import write_match as write_simulated
@@ -177,12 +179,40 @@ def test_behavior_s_screens_read_the_transfers_the_typologies_read_as_screen_doe
     analysis = analyze_target(str(write_simulated(
         simulate_match("clean", 150082, noise="medium", n_agents=32, ticks=600), tmp_path)))
     inputs, _ = _match_inputs(analysis)
-    view = transfer_view(**inputs)
-    assert arrays_of(view).size == arrays_of(TransferView(transfer_graph(**inputs))).size == 1_840
-    by_match, by_graph = screen_match(analysis), screen_graph(match_graph(analysis))
+    view, read = transfer_view(**inputs), TransferView(transfer_graph(**inputs))
+    assert arrays_of(view).size == arrays_of(read).size == 1_840
+    assert arrays_of(view, {"net_trades": True}).size == arrays_of(read, {"net_trades": True}).size == 234
+    legs = load_config({"general": {"net_trades": False}})
+    by_match, by_graph = screen_match(analysis, legs), screen_graph(match_graph(analysis), legs)
     assert by_match.to_dict() == by_graph.to_dict()
     assert (by_match.verdict, [(f.kind, f.agents[0]) for f in by_match.flags]) == ("flag", [("gather_scatter",
                                                                                               "a_52f3")])
+    shipped_match, shipped_graph = screen_match(analysis), screen_graph(match_graph(analysis))
+    assert shipped_match.to_dict() == shipped_graph.to_dict()
+    assert (shipped_match.verdict, shipped_match.flags) == ("clear", ())
+
+
+def test_a_trade_with_a_leg_of_unknown_value_is_read_leg_by_leg() -> None:
+    """Each trade read as one (``net_trades``): a fair trade moves nothing, an unfair one its net value from the
+    side that gave more (at its first leg's tick, citing that side's leg), a gift as it is, and a trade with a
+    leg of unknown value as its valued legs, since its sides cannot be weighed; the same through the graph."""
+    import networkx as nx
+
+    from daishi_forensics.screens.fans import arrays_of
+
+    g = nx.MultiDiGraph()
+    g.add_edge("a", "b", value=6.0, tick=1, event=1, exchange="t1", goods={"wood": 6.0})  # fair: nothing
+    g.add_edge("b", "a", value=5.0, tick=1, event=2, exchange="t1", goods={"food": 5.0})
+    g.add_edge("a", "c", value=12.0, tick=2, event=3, exchange="t2", goods={"tool": 12.0})  # 12 for 2: 10 net
+    g.add_edge("c", "a", value=2.0, tick=3, event=4, exchange="t2", goods={"wood": 2.0})
+    g.add_edge("b", "c", value=7.0, tick=4, event=5, exchange="t3", goods={"stone": 7.0})  # unknown: as it is
+    g.add_edge("c", "b", value=None, tick=4, event=6, exchange="t3", goods={"gem": 1.0})
+    g.add_edge("c", "a", value=3.0, tick=5, event=7, kind="gift")  # a gift: as it is
+    arrays = arrays_of(TransferView(g), {"net_trades": True})
+    assert [(arrays.nodes[s], arrays.nodes[d], float(t), float(v), e) for s, d, t, v, e in
+            zip(arrays.src, arrays.dst, arrays.tick, arrays.value, arrays.event)] == [
+        ("a", "c", 2.0, 10.0, 3), ("b", "c", 4.0, 7.0, 5), ("c", "a", 5.0, 3.0, 7)]
+    assert arrays_of(TransferView(g)).size == 6
 
 
 def test_transfer_view_leaves_unusual_numbers_to_the_graph() -> None:

@@ -331,7 +331,7 @@ def transfer_view(
                 raise _NotPlain
             when = float(tick)
             placed = flows.place(legs)
-            flows.pay(placed, when, event)
+            flows.pay(placed, when, event, exchange)
             if exchange is None:  # a forced act: victim u -> aggressor v
                 flows.act(placed, when, kind, event, events, present)
             elif not flows.whole(placed, when, exchange, events):
@@ -364,9 +364,10 @@ class _Flows:
         self.events_of: dict[tuple[Any, str, str], set[Any]] = {}
         """The events of exchanges made leg by leg."""
         self.acts: list[tuple[int, Any]] = []
-        self.payments: list[tuple[int, str, str, float, float, Any]] = []
-        """Every leg of value above 0 between two nodes, ``(where, u, v, tick, value, event)``: the typologies'
-        transfers, as the view reads them off the graph's edges (its ``transfer_arrays``)."""
+        self.payments: list[tuple[int, str, str, float, float, Any, Any]] = []
+        """Every leg of value above 0 between two nodes, ``(where, u, v, tick, value, event, exchange)``
+        (``exchange`` None: a forced act): the typologies' transfers, as the view reads them off the graph's edges
+        (its ``transfer_arrays``)."""
         self.unvalued: set[Any] = set()
         self.seq = 0
         """Edges placed so far (the last key of an edge's place)."""
@@ -393,12 +394,13 @@ class _Flows:
             self.seq += 1
         return placed
 
-    def pay(self, placed: list[Placed], when: float, event: Any) -> None:
+    def pay(self, placed: list[Placed], when: float, event: Any, exchange: Any) -> None:
         """Each leg of a record that moved value (above 0, between two nodes) as a payment: the money-laundering
-        typologies read every transfer of the graph, a trade's legs, a gift, a raid's take, by value and tick."""
+        typologies read every transfer of the graph, a trade's legs, a gift, a raid's take, by value and tick
+        (``exchange``: the exchange the legs belong to; None for a forced act)."""
         for where, u, v, value, _goods in placed:
             if value is not None and value > 0.0 and u != v:
-                self.payments.append((where, u, v, when, value, event))
+                self.payments.append((where, u, v, when, value, event, exchange))
 
     def act(self, placed: list[Placed], when: float, kind: str, event: Any, events: tuple[Any, ...],
             present: Sequence[str] | None) -> None:
@@ -472,10 +474,10 @@ class _Flows:
             else:
                 mine[self._any_good] = mine.get(self._any_good, 0.0) + value
 
-    def finished(self) -> tuple[list[Any], list[Any], set[Any], list[tuple[str, str, float, float, Any]]]:
+    def finished(self) -> tuple[list[Any], list[Any], set[Any], list[tuple[str, str, float, float, Any, Any]]]:
         """The view's flows: the exchanges in the order of their first edge (the events of those made
         leg by leg each once, in order), the acts in edge order, the unvalued events, and the payments
-        ``(u, v, tick, value, event)`` in edge order."""
+        ``(u, v, tick, value, event, exchange)`` in edge order."""
         from daishi_forensics.screens.flags import ordered
 
         for xkey, events in self.events_of.items():
@@ -502,7 +504,7 @@ def _in_order(events: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(ordered(set(events)))
 
 
-def _first(item: tuple[int, Any] | tuple[int, str, str, float, float, Any]) -> int:
+def _first(item: tuple[int, Any] | tuple[int, str, str, float, float, Any, Any]) -> int:
     return item[0]
 
 
