@@ -263,7 +263,7 @@ def net_trades(arrays: TransferArrays, keys: Sequence[Any], unvalued: Collection
                 continue
             kept = (int(src[r]), int(dst[r]), float(tick[r]), float(value[r]), event[r])
         for column, item in zip(out, kept):
-            column.append(item)  # type: ignore[attr-defined]
+            column.append(item)
     return arrays_from(arrays.nodes, *out, dated=arrays.dated)
 
 
