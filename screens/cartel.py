@@ -24,6 +24,14 @@ Rule:
    the chance that it hit none is ``exp(-expected)``.  The score is ``-log10`` of the
    bloc's chance (summed over its aggressors), and the chance itself is the bloc's p-value:
    the match-level multiple-testing step decides (the blocs tested count in its family).
+4. The flag names only the members that carry their own share of that evidence: the victims the bloc's
+   aggressors would have had in it at their rates, and, for an aggressor, those it would have had among the others
+   (:func:`own_evidence`).  A member whose share leaves a chance above ``member_level`` that it was spared by chance
+   is not named: removed, the weakest first, the hazards read again, until every member left carries its own.  The
+   test stays the whole bloc's (rule 3); a flag naming fewer than ``min_members`` is dropped, and a set already
+   named by an earlier bloc is not named again.  An honest seat that stood near a bloc often enough to count as an
+   ally, and was never hit by it, shares the bloc's sparing only in the few ticks it stood there; without this
+   rule the bloc's evidence carried it into the flag.
 
 A bloc that never met gives no opportunity (no ticks together, score 0): it cannot be a
 non-aggression pact.  Rivals that fight each other are never allied.  An agent that
@@ -49,6 +57,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import networkx as nx
@@ -57,7 +66,7 @@ from .flags import Flag, ordered
 from .graph import TransferView
 from .stats import Candidate, Test
 
-__all__ = ["CARTEL_NULL", "allied_graph", "candidate_blocs", "cartel"]
+__all__ = ["CARTEL_NULL", "allied_graph", "candidate_blocs", "cartel", "own_evidence"]
 
 
 def allied_graph(view: TransferView, min_together_ratio: float) -> nx.Graph:
@@ -120,12 +129,11 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
     acts_by: dict[Any, list[Any]] = {}  # aggressor -> its acts, in time order
     for act in view.acts:
         acts_by.setdefault(act.aggressor, []).append(act)
+    member_level = float(params.get("member_level", 1.0))
+    named_blocs: dict[frozenset[Any], tuple[float, int]] = {}  # a named set -> its strongest test, its place
     for bloc in candidate_blocs(view, allied, min_members, budget):
         members = tuple(ordered(bloc))
-        outside = [act for m in members for act in acts_by.get(m, ()) if act.victim not in bloc]
-        victims_of: dict[Any, set[Any]] = {}
-        for act in outside:
-            victims_of.setdefault(act.aggressor, set()).add(act.victim)
+        outside, victims_of = _outside_acts(members, bloc, acts_by)
         victims = ordered({v for vs in victims_of.values() for v in vs})
         if len(victims_of) < min_aggressors or len(victims) < min_victims:
             continue
@@ -135,9 +143,111 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
         expected, hazards = _victims_expected_inside(view, members, bloc, victims_of)
         key = ("cartel", members)
         tests.append(Test(key, math.exp(-expected), 0.0))
-        flags.append(Candidate(_bloc_flag(view, members, bloc, outside, victims_of, victims, inside_trades,
-                                          expected, hazards), (key,)))
+        named = _with_own_evidence(view, bloc, acts_by, member_level)  # rule 4: who the flag names
+        if len(named) < min_members:
+            continue
+        flag = _bloc_flag(view, members, bloc, outside, victims_of, victims, inside_trades, expected, hazards)
+        if named != bloc:
+            flag = _named_only(view, flag, named, bloc, acts_by)
+        earlier = named_blocs.get(named)
+        if earlier is None:
+            named_blocs[named] = (math.exp(-expected), len(flags))
+            flags.append(Candidate(flag, (key,)))
+        elif math.exp(-expected) < earlier[0]:  # the same seats named by a stronger test: that one's flag
+            named_blocs[named] = (math.exp(-expected), earlier[1])
+            flags[earlier[1]] = Candidate(flag, (key,))
     return flags, tests
+
+
+def _named_only(view: TransferView, flag: Flag, named: frozenset[Any], bloc: frozenset[Any],
+                acts_by: Mapping[Any, list[Any]]) -> Flag:
+    """The bloc's flag naming only the members that carry their own evidence (rule 4): its agents and pairs those,
+    its evidence their acts on outsiders and their exchanges, the allies left out and their shares in its details,
+    and a sentence saying so; its test (and so its p-value) the whole bloc's."""
+    members = tuple(ordered(named))
+    shares = own_evidence(view, bloc, acts_by)
+    left = tuple(ordered(bloc - named))
+    events: set[Any] = set()
+    for m in members:
+        events.update(e for act in acts_by.get(m, ()) if act.victim not in bloc for e in act.events)
+    for i, a in enumerate(members):
+        for b in members[i + 1:]:
+            for x in view.pair(a, b).exchanges:
+                events.update(x.events)
+    chances = ", ".join(f"{math.exp(-shares[m]):.2g}" for m in left)
+    who = (f"{left[0]} stood with them and was never hit, but only as often as chance allows (its chance "
+           f"{chances}), and is not named" if len(left) == 1 else
+           f"{', '.join(map(str, left))} stood with them and were never hit, but only as often as chance allows "
+           f"(their chances {chances}), and are not named")
+    return replace(
+        flag, agents=members, pairs=tuple((a, b) for i, a in enumerate(members) for b in members[i + 1:]),
+        evidence=tuple(ordered(events)),
+        explanation=f"{flag.explanation} Named: the {len(members)} of them each spared beyond chance on its own; {who}.",
+        details={**flag.details, "testedMembers": [str(m) for m in ordered(bloc)],
+                 "notNamed": {str(m): round(math.exp(-shares[m]), 4) for m in left}})
+
+
+def _outside_acts(members: tuple[Any, ...], bloc: frozenset[Any],
+                  acts_by: Mapping[Any, list[Any]]) -> tuple[list[Any], dict[Any, set[Any]]]:
+    """The members' acts on outsiders, and each aggressor's outside victims."""
+    outside = [act for m in members for act in acts_by.get(m, ()) if act.victim not in bloc]
+    victims_of: dict[Any, set[Any]] = {}
+    for act in outside:
+        victims_of.setdefault(act.aggressor, set()).add(act.victim)
+    return outside, victims_of
+
+
+def own_evidence(view: TransferView, bloc: frozenset[Any], acts_by: Mapping[Any, list[Any]]) -> dict[Any, float]:
+    """Each member's own share of the bloc's evidence (rule 4): the victims the bloc's aggressors would have had in it
+    at their rates beside outsiders (rule 3's hazards, read for this bloc), and, for an aggressor, those it would
+    have had among the others; the chance that none of them happened is ``exp(-share)``.
+
+    a and b stood together 100 ticks, c beside a for 5; a robbed x and b robbed y, each in its 10 ticks beside
+    them (a hazard of 0.1 a tick each).  a's share: b's 0.1 x 100 on it, and its own 0.1 x (100 + 5) on b and c;
+    c's: a's 0.1 x 5 on it.
+
+    >>> G = nx.MultiDiGraph(contact={("a", "b"): 100, ("a", "c"): 5, ("a", "x"): 10, ("b", "y"): 10})
+    >>> _ = G.add_edge("x", "a", value=3.0, tick=1, event=1, kind="theft")
+    >>> _ = G.add_edge("y", "b", value=3.0, tick=2, event=2, kind="theft")
+    >>> view = TransferView(G)
+    >>> acts = {act.aggressor: [act] for act in view.acts}
+    >>> {m: round(e, 2) for m, e in sorted(own_evidence(view, frozenset("abc"), acts).items())}
+    {'a': 20.5, 'b': 20.0, 'c': 0.5}
+    """
+    members = tuple(ordered(bloc))
+    _outside, victims_of = _outside_acts(members, bloc, acts_by)
+    hazards: dict[Any, float] = {}
+    for m in members:
+        hit = victims_of.get(m)
+        if hit:
+            _beside_mates, beside_others = _contact_split(view, m, bloc)
+            hazards[m] = len(hit) / max(beside_others, float(len(hit)))
+    shares: dict[Any, float] = {}
+    for m in members:
+        share = sum(h * view.contact_of(a, m) for a, h in hazards.items() if a != m)
+        mine = hazards.get(m)
+        if mine:
+            share += mine * sum(view.contact_of(m, b) for b in members if b != m)
+        shares[m] = share
+    return shares
+
+
+def _with_own_evidence(view: TransferView, bloc: frozenset[Any], acts_by: Mapping[Any, list[Any]],
+                       level: float) -> frozenset[Any]:
+    """``bloc`` less its members whose own share of the evidence (:func:`own_evidence`) leaves a chance above
+    ``level`` that they were spared by chance: the weakest removed first and the hazards read again, until every
+    member left carries its own (``level`` 1: the bloc as it is)."""
+    if level >= 1.0:
+        return bloc
+    floor = -math.log(level) if level > 0 else math.inf
+    rank = {m: i for i, m in enumerate(ordered(bloc))}
+    while len(bloc) > 1:
+        shares = own_evidence(view, bloc, acts_by)
+        weakest = min(shares, key=lambda m: (shares[m], rank[m]))
+        if shares[weakest] >= floor:
+            break
+        bloc = bloc - {weakest}
+    return bloc
 
 
 def candidate_blocs(view: TransferView, allied: nx.Graph, min_members: int, budget: int) -> list[frozenset[Any]]:

@@ -255,16 +255,23 @@ def net_trades(arrays: TransferArrays, keys: Sequence[Any], unvalued: Collection
         placed[rows[0]] = (giver, taker, min(float(tick[r]) for r in rows), more - less, event[first])
     if not dropped:
         return arrays
-    out: tuple[list[int], list[int], list[float], list[float], list[Any]] = ([], [], [], [], [])
+    new_src: list[int] = []
+    new_dst: list[int] = []
+    new_tick: list[float] = []
+    new_value: list[float] = []
+    new_event: list[Any] = []
     for r in range(arrays.size):
         kept = placed.get(r)
         if kept is None:
             if r in dropped:
                 continue
             kept = (int(src[r]), int(dst[r]), float(tick[r]), float(value[r]), event[r])
-        for column, item in zip(out, kept):
-            column.append(item)
-    return arrays_from(arrays.nodes, *out, dated=arrays.dated)
+        new_src.append(kept[0])
+        new_dst.append(kept[1])
+        new_tick.append(kept[2])
+        new_value.append(kept[3])
+        new_event.append(kept[4])
+    return arrays_from(arrays.nodes, new_src, new_dst, new_tick, new_value, new_event, dated=arrays.dated)
 
 
 def poisson_tail(k: Any, lam: Any) -> np.ndarray:

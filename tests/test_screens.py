@@ -953,6 +953,27 @@ def test_chained_cliques_are_a_bloc_only_if_no_member_hit_another() -> None:
     assert [f.agents for f in flags_of(straying_bloc(a_hits_c=True), "cartel")] == [("a", "b", "l")]
 
 
+def test_an_ally_the_bloc_spared_only_as_often_as_chance_allows_is_not_named() -> None:
+    """a and b stood together 2,000 ticks; each robbed one outsider and stood beside nine (210 ticks: a hazard of
+    1/210); c stood 80 ticks beside each, past the allies' floor (3 x the median pair's 25), and was never hit.
+    The bloc's test is the three's: 2,080 ticks beside fellow members each, 4,160 / 210 = 19.81 victims expected
+    inside.  c's own share is 160 / 210 (chance of being spared e**-0.762 = 0.467), a's and b's about 19: with
+    ``member_level`` 0.2 the flag names a and b, with the test (and its p-value) the three's; at 1, all three."""
+    contact = {**BLOC, ("a", "b"): 2000, ("a", "c"): 80, ("b", "c"): 80,
+               **{("a", f"z{i}"): 25 for i in range(8)}, **{("b", f"w{i}"): 25 for i in range(8)}}
+    graph = cartel_graph(contact)
+    [named] = [f for f in screen_graph(graph).flags if f.screen == "cartel"]
+    [every] = [f for f in screen_graph(graph, {"screens": {"cartel": {"member_level": 1}}}).flags
+               if f.screen == "cartel"]
+    assert (named.agents, named.pairs) == (("a", "b"), (("a", "b"),))
+    assert every.agents == ("a", "b", "c") and every.pairs == (("a", "b"), ("a", "c"), ("b", "c"))
+    assert named.p_value == every.p_value == pytest.approx(math.exp(-4160 / 210))
+    assert named.details["notNamed"] == {"c": round(math.exp(-160 / 210), 4)} == {"c": 0.4668}
+    assert named.details["testedMembers"] == ["a", "b", "c"] and "notNamed" not in every.details
+    assert ("Named: the 2 of them each spared beyond chance on its own; c stood with them and was never hit, but only "
+            "as often as chance allows (its chance 0.47), and is not named." in named.explanation)
+
+
 def test_cartel_needs_colocation_data() -> None:
     result = screen_graph(cartel_graph(None))
     assert not [f for f in result.flags if f.screen == "cartel"]
@@ -1538,13 +1559,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.24.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.25.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.24.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.25.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
