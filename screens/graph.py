@@ -86,6 +86,26 @@ ANY_GOOD = "*"
 
 
 @dataclass(slots=True)
+class _TypologyRows:
+    """The typologies' transfers as a view reads them, a column each, and the exchange each row is a leg of
+    (``(exchange, i, j)`` with ``i < j`` the nodes' indices; None: a plain payment or a forced act)."""
+
+    src: list[int] = field(default_factory=list)
+    dst: list[int] = field(default_factory=list)
+    ticks: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
+    keys: list[Any] = field(default_factory=list)
+
+    def store(self, memo: dict[Any, Any], graph: nx.MultiDiGraph, unvalued: frozenset[Any]) -> None:
+        """Into a view's memo: the arrays (``transfer_arrays``) and, for reading each trade as one transfer, the rows'
+        exchanges and those with a leg of unknown value (``transfer_legs``)."""
+        memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), self.src, self.dst, self.ticks, self.values,
+                                                 self.events, dated=bool(graph.graph.get("tick_dates")))
+        memo[("transfer_legs",)] = (tuple(self.keys), unvalued)
+
+
+@dataclass(slots=True)
 class Exchange:
     """One voluntary exchange between ``a`` and ``b`` (``a < b``): a trade, or a gift."""
 
@@ -394,14 +414,10 @@ class TransferView:
         positive value between two screened nodes) in the same pass."""
         exempt = self.exempt
         index = {n: i for i, n in enumerate(graph.nodes)}
-        src: list[int] = []
-        dst: list[int] = []
-        ticks: list[float] = []
-        values: list[float] = []
-        events: list[Any] = []
-        keys: list[Any] = []  # per row, the exchange it is a leg of (None: a plain payment or a forced act)
-        add_src, add_dst, add_tick, add_value, add_event, add_key = (src.append, dst.append, ticks.append,
-                                                                     values.append, events.append, keys.append)
+        rows = _TypologyRows()
+        add_src, add_dst, add_tick, add_value, add_event, add_key = (rows.src.append, rows.dst.append,
+                                                                     rows.ticks.append, rows.values.append,
+                                                                     rows.events.append, rows.keys.append)
         unvalued_trades: set[Any] = set()  # exchanges with a leg of unknown value
         unvalued = self.unvalued_events
         described = False
@@ -460,9 +476,7 @@ class TransferView:
         voluntary = graph.number_of_edges() - loops - forced
         self.described = described
         self.voluntary = voluntary
-        self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events,
-                                                     dated=bool(graph.graph.get("tick_dates")))
-        self.memo[("transfer_legs",)] = (tuple(keys), frozenset(unvalued_trades))
+        rows.store(self.memo, graph, frozenset(unvalued_trades))
 
     def _payments(self, graph: nx.MultiDiGraph, payments: Iterable[tuple[Any, Any, float, float, Any, Any]],
                   unvalued_trades: Iterable[tuple[Any, Any, Any]]) -> None:
@@ -472,26 +486,18 @@ class TransferView:
         of every exchange with a leg of unknown value."""
         exempt = self.exempt
         index = {n: i for i, n in enumerate(graph.nodes)}
-        src: list[int] = []
-        dst: list[int] = []
-        ticks: list[float] = []
-        values: list[float] = []
-        events: list[Any] = []
-        keys: list[Any] = []
+        rows = _TypologyRows()
         for u, v, tick, value, event, exchange in payments:
             if u not in exempt and v not in exempt:
                 iu, iv = index[u], index[v]
-                src.append(iu)
-                dst.append(iv)
-                ticks.append(tick)
-                values.append(value)
-                events.append(event)
-                keys.append(None if exchange is None else (exchange, iu, iv) if iu < iv else (exchange, iv, iu))
-        self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events,
-                                                     dated=bool(graph.graph.get("tick_dates")))
-        unvalued = frozenset((x, index[u], index[v]) if index[u] < index[v] else (x, index[v], index[u])
-                             for x, u, v in unvalued_trades)
-        self.memo[("transfer_legs",)] = (tuple(keys), unvalued)
+                rows.src.append(iu)
+                rows.dst.append(iv)
+                rows.ticks.append(tick)
+                rows.values.append(value)
+                rows.events.append(event)
+                rows.keys.append(None if exchange is None else (exchange, iu, iv) if iu < iv else (exchange, iv, iu))
+        rows.store(self.memo, graph, frozenset((x, index[u], index[v]) if index[u] < index[v] else
+                                               (x, index[v], index[u]) for x, u, v in unvalued_trades))
 
     def _exchange_leg(self, u: Any, v: Any, data: Mapping[str, Any], value: float | None, tick: float,
                       exchanges: dict[tuple[Any, Any, Any], Exchange],
