@@ -28,8 +28,8 @@ Rule:
    aggressors would have had in it at their rates, and, for an aggressor, those it would have had among the others
    (:func:`own_evidence`).  A member whose share leaves a chance above ``member_level`` that it was spared by chance
    is not named: removed, the weakest first, the hazards read again, until every member left carries its own.  The
-   test stays the whole bloc's (rule 3); a flag naming fewer than ``min_members`` is dropped, and a set already
-   named by an earlier bloc is not named again.  An honest seat that stood near a bloc often enough to count as an
+   test stays the whole bloc's (rule 3); a flag naming fewer than ``min_members`` is dropped, and seats two blocs
+   would name are named once, by the bloc with the stronger test.  An honest seat that stood near a bloc often enough to count as an
    ally, and was never hit by it, shares the bloc's sparing only in the few ticks it stood there; without this
    rule the bloc's evidence carried it into the flag.
 
