@@ -45,7 +45,9 @@ found, per setting; ``--sweep-compare whole_items`` does the same with every tra
 (configuration 2.22.0's feeder, operator and season screens); ``--sweep-compare thrown_fight`` does the same with
 the floor left past the thrown-fight screen's company and silence gates off (configuration 2.16.0's thrown fights);
 ``--sweep-compare net_trades`` counts the honest matches with a typology finding with every leg of a trade read
-as a payment (configuration 2.23.0's typologies; no planted kind is theirs).
+as a payment (configuration 2.23.0's typologies; no planted kind is theirs).  ``--pairs`` runs the pairs report
+instead: honest matches (seeds from 150001, ``--pairs-clean`` a size and level) at eight sizes where two or three of
+the sweep's settings change together, which the sweep never plays, screened as shipped.
 
 Printed, each measured in this one run:
 
@@ -113,6 +115,24 @@ SCREEN_SWEEPS: tuple[tuple[str, dict[str, int]], ...] = (
 12 x 12 map): half, twice and four times the seats, half and twice the ticks, a quarter and nearly three times
 the regions.  The screens' nulls are built from the match itself, so their clean-match rates should not depend
 on its size; the default splits measure them at the defaults only."""
+SCREEN_PAIRS: tuple[tuple[str, dict[str, int]], ...] = (
+    ("4 seats, 150 ticks", {"n_agents": 4, "ticks": 150}),
+    ("4 seats, 600 ticks", {"n_agents": 4, "ticks": 600}),
+    ("32 seats, 150 ticks", {"n_agents": 32, "ticks": 150}),
+    ("32 seats, 600 ticks", {"n_agents": 32, "ticks": 600}),
+    ("16 seats, a 6 x 6 map", {"n_agents": 16, "width": 6, "height": 6}),
+    ("4 seats, a 20 x 20 map", {"n_agents": 4, "width": 20, "height": 20}),
+    ("a 6 x 6 map, 600 ticks", {"width": 6, "height": 6, "ticks": 600}),
+    ("16 seats, a 20 x 20 map, 150 ticks", {"n_agents": 16, "width": 20, "height": 20, "ticks": 150}),
+)
+"""The pairs report's match sizes (``--pairs``): two or three of the sweep's settings changed together, never run
+together by the sweep, which changes one at a time (small and short, large and long, crowded and sparse maps)."""
+PAIRS_FIRST = 150001
+"""The pairs report's first honest seed (its matches are honest only)."""
+PAIRS_LOOKED = range(150001, 150101)
+"""The pairs report's seeds read while a rule was written (configuration 2.24.0's trades read as one transfer)."""
+PAIRS_HOW = "looked at (150001-150100), held out beyond"
+"""How the pairs report's figures were chosen, for its table."""
 SWEEP_MAX_SEEDS = 1000
 """The sweep's planted seeds per kind stay below its honest ones (``SPLITS["sweep"] + 1000``)."""
 SWEEP_MAX_CLEAN = 9000
@@ -162,7 +182,7 @@ def simulate(job: tuple[str, str, int, str] | tuple[str, str, int, str, str],
     from daishi_forensics.simulate import simulate_match, write_match
 
     split, kind, seed, noise = job[0], job[1], job[2], job[3]
-    settings = dict(SCREEN_SWEEPS)[job[4]] if len(job) == 5 else {}
+    settings = dict(SCREEN_SWEEPS + SCREEN_PAIRS)[job[4]] if len(job) == 5 else {}
     match = simulate_match(kind, seed, noise=noise, **settings)
     with tempfile.TemporaryDirectory() as tmp:
         path = write_match(match, Path(tmp))
@@ -638,20 +658,34 @@ def sweep_jobs(seeds: int, clean: int, levels: tuple[str, ...]) -> list[tuple[st
     return out
 
 
+def pairs_jobs(clean: int, levels: tuple[str, ...]) -> list[tuple[str, str, int, str, str]]:
+    """The pairs report's jobs for :func:`simulate`: ``clean`` honest matches at each size of :data:`SCREEN_PAIRS`
+    and noise level, seeds from :data:`PAIRS_FIRST`.
+
+    >>> jobs = pairs_jobs(2, ("medium",))
+    >>> len(jobs), jobs[0], jobs[-1]
+    (16, ('pairs', 'clean', 150001, 'medium', '4 seats, 150 ticks'), ('pairs', 'clean', 150002, 'medium', \
+'16 seats, a 20 x 20 map, 150 ticks'))
+    """
+    return [("pairs", "clean", s, noise, name) for name, _ in SCREEN_PAIRS for noise in levels
+            for s in range(PAIRS_FIRST, PAIRS_FIRST + clean)]
+
+
 def sweep_clean(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], names: list[str],
-                honest: range) -> None:
-    """Honest matches of the sweep (``names[i]`` the setting of ``rows[i]``): at each setting and noise level,
-    and every level pooled, the share not ``clear`` and ``flag`` with Wilson intervals, what raised the matches
-    not clear (screen/kind: matches) and their seeds."""
+                honest: range, sizes: tuple[tuple[str, dict[str, int]], ...] = SCREEN_SWEEPS,
+                split: str = "sweep", how: str = "held out") -> None:
+    """Honest matches of the sweep (``names[i]`` the setting of ``rows[i]``; ``sizes``, ``split``, ``how``: the pairs
+    report's instead): at each setting and noise level, and every level pooled, the share not ``clear`` and ``flag``
+    with Wilson intervals, what raised the matches not clear (screen/kind: matches) and their seeds."""
     from daishi_forensics.screens import load_config, screen_graph
 
     config = load_config()
-    print(f"\n== split sweep: honest matches (clean, with noise) at settings outside the defaults, at the shipped "
+    print(f"\n== split {split}: honest matches (clean, with noise) at settings outside the defaults, at the shipped "
           f"rate {config.false_alarm_rate:g} ({_span(honest)} at every setting and level) ==")
     print("  setting                                    noise    matches   not clear [Wilson 95%]          "
           "flag [Wilson 95%]               how chosen")
     notes: list[str] = []
-    for name, settings in SCREEN_SWEEPS:
+    for name, settings in sizes:
         said = sweep_settings(settings)
         verdicts: Counter[str] = Counter()
         levels = [level for level in NOISE
@@ -670,14 +704,14 @@ def sweep_clean(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, 
             verdicts.update(here)
             n = len(mine)
             print(f"  {said:42s} {level:8s} {n:5d}     {rate_ci(n - here['clear'], n)}   "
-                  f"{rate_ci(here['flag'], n)}   held out")
+                  f"{rate_ci(here['flag'], n)}   {how}")
             if odd:
                 shown = ", ".join(f"{k}: {c}" for k, c in sorted(raised.items()))
                 notes.append(f"  {said:42s} {level:8s} raised by {shown}; seeds {', '.join(odd)}")
         n = sum(verdicts.values())
         if len(levels) > 1:
             print(f"  {said:42s} {'pooled':8s} {n:5d}     {rate_ci(n - verdicts['clear'], n)}   "
-                  f"{rate_ci(verdicts['flag'], n)}   held out")
+                  f"{rate_ci(verdicts['flag'], n)}   {how}")
     print("  what raised the matches not clear (screen/kind: matches), and their seeds:")
     for note in notes or ["  nothing: every honest match clear"]:
         print(note)
@@ -800,6 +834,26 @@ def run_sweep(args: argparse.Namespace) -> None:
           f"changed); every run is a look at this held-out split, counted in docs/benchmarks.md; intervals: Wilson 95%)")
 
 
+def run_pairs(args: argparse.Namespace) -> None:
+    """The pairs report (``--pairs``): honest matches at :data:`SCREEN_PAIRS`, screened as shipped
+    (:func:`sweep_clean`)."""
+    levels = tuple(level for level in NOISE if level in args.pairs_noise.split(","))
+    todo = pairs_jobs(args.pairs_clean, levels)
+    started = time.perf_counter()
+    with Pool(args.workers) as pool:
+        rows = pool.map(simulate, todo, chunksize=2)
+    names = [job[4] for job in todo]
+    honest = range(PAIRS_FIRST, PAIRS_FIRST + args.pairs_clean)
+    print(f"simulated and replayed {len(rows)} matches of the pairs report in {time.perf_counter() - started:.0f} s "
+          f"({args.workers} workers): at each of {len(SCREEN_PAIRS)} sizes and noise levels {', '.join(levels)}, "
+          f"honest {_span(honest)}")
+    sweep_clean(rows, names, honest, SCREEN_PAIRS, "pairs", PAIRS_HOW)
+    print(f"\n(pairs: honest seeds from {PAIRS_FIRST}, played only at the sizes above, two or three of the simulator's "
+          f"defaults changed together; {PAIRS_LOOKED[0]}-{PAIRS_LOOKED[-1]} were looked at while configuration 2.24.0 "
+          "was written (its first look found the rule), later seeds held out; every run is a look, counted in "
+          "docs/benchmarks.md; intervals: Wilson 95%)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=12, help="seeds per planted kind and noise level (default 12)")
@@ -843,8 +897,22 @@ def main() -> None:
                              "typology finding)")
     parser.add_argument("--sweep-noise", default=",".join(NOISE),
                         help="noise levels of the sweep (default none,light,medium,heavy)")
+    parser.add_argument("--pairs", action="store_true",
+                        help="run only the pairs report: honest matches (seeds from 150001) where two or three of the "
+                             "sweep's settings change together (4 or 32 seats with 150 or 600 ticks, 16 seats on a "
+                             "6 x 6 map, 4 seats on a 20 x 20 map, a 6 x 6 map with 600 ticks, 16 seats on a 20 x 20 "
+                             "map with 150 ticks)")
+    parser.add_argument("--pairs-clean", type=int, default=100,
+                        help="honest matches per size and noise level of the pairs report (default 100)")
+    parser.add_argument("--pairs-noise", default="medium,heavy",
+                        help="noise levels of the pairs report (default medium,heavy)")
     args = parser.parse_args()
     sys.setrecursionlimit(10_000)
+    if args.pairs:
+        if not 0 < args.pairs_clean <= SWEEP_MAX_CLEAN:
+            parser.error(f"--pairs-clean must be from 1 to {SWEEP_MAX_CLEAN}")
+        run_pairs(args)
+        return
     if args.sweep:
         if not 0 <= args.sweep_seeds <= SWEEP_MAX_SEEDS or not 0 <= args.sweep_clean <= SWEEP_MAX_CLEAN:
             parser.error(f"--sweep-seeds must be from 0 to {SWEEP_MAX_SEEDS} and --sweep-clean from 0 to "

@@ -194,3 +194,16 @@ def test_sweep_compare_net_trades_prints_a_market_filler_raised_only_leg_by_leg(
     row = next(line for line in out.splitlines() if "600 ticks" in line and " medium " in line)
     assert row.split(" / ", 1)[0].endswith("(  0/  1)") and " 1.000 [" in row and row.rstrip().endswith("0 / 1")
     assert "planted" not in out
+
+
+def test_the_pairs_report_plays_honest_seeds_at_sizes_the_sweep_never_combines() -> None:
+    """``--pairs``: honest matches only, seeds from 150001, at eight sizes each changing two or three of the
+    simulator's defaults together; none of them is a size of the sweep, and each names its settings in words."""
+    jobs = bench.pairs_jobs(3, ("medium", "heavy"))
+    assert len(jobs) == 8 * 2 * 3 and {j[:2] for j in jobs} == {("pairs", "clean")}
+    assert {j[2] for j in jobs} == {150001, 150002, 150003}
+    sweep = [settings for _name, settings in bench.SCREEN_SWEEPS]
+    assert all(len(settings) >= 2 and settings not in sweep for _name, settings in bench.SCREEN_PAIRS)
+    assert [bench.sweep_settings(s) for _name, s in bench.SCREEN_PAIRS][:2] == [
+        "4 player seats, 150 ticks, a 12 x 12 map", "4 player seats, 600 ticks, a 12 x 12 map"]
+    assert bench.PAIRS_LOOKED[0] == bench.PAIRS_FIRST
