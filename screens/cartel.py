@@ -142,7 +142,8 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
             continue  # the bloc must trade inside
         expected, hazards = _victims_expected_inside(view, members, bloc, victims_of)
         key = ("cartel", members)
-        tests.append(Test(key, math.exp(-expected), 0.0))
+        p = math.exp(-expected)
+        tests.append(Test(key, p, 0.0))
         named = _with_own_evidence(view, bloc, acts_by, member_level)  # rule 4: who the flag names
         if len(named) < min_members:
             continue
@@ -151,10 +152,10 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
             flag = _named_only(view, flag, named, bloc, acts_by)
         earlier = named_blocs.get(named)
         if earlier is None:
-            named_blocs[named] = (math.exp(-expected), len(flags))
+            named_blocs[named] = (p, len(flags))
             flags.append(Candidate(flag, (key,)))
-        elif math.exp(-expected) < earlier[0]:  # the same seats named by a stronger test: that one's flag
-            named_blocs[named] = (math.exp(-expected), earlier[1])
+        elif p < earlier[0]:  # the same seats named by a stronger test: that one's flag
+            named_blocs[named] = (p, earlier[1])
             flags[earlier[1]] = Candidate(flag, (key,))
     return flags, tests
 
@@ -167,13 +168,7 @@ def _named_only(view: TransferView, flag: Flag, named: frozenset[Any], bloc: fro
     members = tuple(ordered(named))
     shares = own_evidence(view, bloc, acts_by)
     left = tuple(ordered(bloc - named))
-    events: set[Any] = set()
-    for m in members:
-        events.update(e for act in acts_by.get(m, ()) if act.victim not in bloc for e in act.events)
-    for i, a in enumerate(members):
-        for b in members[i + 1:]:
-            for x in view.pair(a, b).exchanges:
-                events.update(x.events)
+    outside = [act for m in members for act in acts_by.get(m, ()) if act.victim not in bloc]
     chances = ", ".join(f"{math.exp(-shares[m]):.2g}" for m in left)
     who = (f"{left[0]} stood with them and was never hit, but only as often as chance allows (its chance "
            f"{chances}), and is not named" if len(left) == 1 else
@@ -181,7 +176,7 @@ def _named_only(view: TransferView, flag: Flag, named: frozenset[Any], bloc: fro
            f"(their chances {chances}), and are not named")
     return replace(
         flag, agents=members, pairs=tuple((a, b) for i, a in enumerate(members) for b in members[i + 1:]),
-        evidence=tuple(ordered(events)),
+        evidence=_bloc_evidence(view, members, outside),
         explanation=f"{flag.explanation} Named: the {len(members)} of them each spared beyond chance on its own; {who}.",
         details={**flag.details, "testedMembers": [str(m) for m in ordered(bloc)],
                  "notNamed": {str(m): round(math.exp(-shares[m]), 4) for m in left}})
@@ -216,12 +211,7 @@ def own_evidence(view: TransferView, bloc: frozenset[Any], acts_by: Mapping[Any,
     """
     members = tuple(ordered(bloc))
     _outside, victims_of = _outside_acts(members, bloc, acts_by)
-    hazards: dict[Any, float] = {}
-    for m in members:
-        hit = victims_of.get(m)
-        if hit:
-            _beside_mates, beside_others = _contact_split(view, m, bloc)
-            hazards[m] = len(hit) / max(beside_others, float(len(hit)))
+    hazards = {m: hazard for m, (hazard, _mates) in _hazards(view, members, bloc, victims_of).items()}
     shares: dict[Any, float] = {}
     for m in members:
         share = sum(h * view.contact_of(a, m) for a, h in hazards.items() if a != m)
@@ -309,15 +299,35 @@ def _victims_expected_inside(view: TransferView, members: tuple[Any, ...], bloc:
     rate.  The chance of none is ``exp(-expected)`` (Poisson)."""
     expected = 0.0
     hazards: dict[str, float] = {}
-    for m in members:
-        hit = victims_of.get(m)
-        if not hit:
-            continue
-        beside_mates, beside_others = _contact_split(view, m, bloc)
-        hazard = len(hit) / max(beside_others, float(len(hit)))
+    for m, (hazard, beside_mates) in _hazards(view, members, bloc, victims_of).items():
         hazards[str(m)] = round(hazard, 4)
         expected += hazard * beside_mates
     return expected, hazards
+
+
+def _hazards(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any],
+             victims_of: Mapping[Any, set[Any]]) -> dict[Any, tuple[float, float]]:
+    """Each aggressor of the bloc: its outside victims per tick beside outsiders (rule 3's hazard), and its ticks
+    beside fellow members."""
+    found: dict[Any, tuple[float, float]] = {}
+    for m in members:
+        hit = victims_of.get(m)
+        if hit:
+            beside_mates, beside_others = _contact_split(view, m, bloc)
+            found[m] = (len(hit) / max(beside_others, float(len(hit))), beside_mates)
+    return found
+
+
+def _bloc_evidence(view: TransferView, members: tuple[Any, ...], acts: list[Any]) -> tuple[Any, ...]:
+    """A bloc flag's evidence: ``acts`` (its members' on outsiders) and every exchange between its members."""
+    evidence: set[Any] = set()
+    for act in acts:
+        evidence.update(act.events)
+    for i, a in enumerate(members):
+        for b in members[i + 1:]:
+            for x in view.pair(a, b).exchanges:
+                evidence.update(x.events)
+    return tuple(ordered(evidence))
 
 
 def _bloc_flag(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any], outside: list[Any],
@@ -328,13 +338,6 @@ def _bloc_flag(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any
     within_reach = sum(1 for act in outside if act.present and any(p in bloc for p in act.present))
     score = expected / math.log(10)
     together = sum(view.contact_of(a, b) for i, a in enumerate(members) for b in members[i + 1:])
-    evidence: set[Any] = set()
-    for act in outside:
-        evidence.update(act.events)
-    for i, a in enumerate(members):
-        for b in members[i + 1:]:
-            for x in view.pair(a, b).exchanges:
-                evidence.update(x.events)
     return Flag(
         screen="cartel",
         kind="non_aggression_bloc",
@@ -343,7 +346,7 @@ def _bloc_flag(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any
         pairs=tuple((a, b) for i, a in enumerate(members) for b in members[i + 1:]),
         score=min(score, 99.0),
         threshold=0.0,
-        evidence=tuple(ordered(evidence)),
+        evidence=_bloc_evidence(view, members, outside),
         explanation=(
             f"{', '.join(map(str, members))} moved together ({together:g} ticks side by side), traded with each "
             f"other ({inside_trades} exchanges), and hit {len(victims)} outsiders {len(outside)} times but never "

@@ -64,7 +64,7 @@ import networkx as nx
 
 from .errors import ScreenInputError
 from .flags import ordered
-from .transfer_arrays import arrays_from
+from .transfer_arrays import arrays_from, fair_exchange
 
 __all__ = [
     "FORCED_KINDS",
@@ -83,6 +83,11 @@ FORCED_KINDS: frozenset[str] = frozenset({"raid", "theft", "take", "attack"})
 
 ANY_GOOD = "*"
 """The one fungible good of an edge without ``goods``."""
+
+
+def _leg_key(exchange: Any, i: int, j: int) -> tuple[Any, int, int]:
+    """The exchange a leg between nodes ``i`` and ``j`` (indices) belongs to, the same either way round."""
+    return (exchange, i, j) if i < j else (exchange, j, i)
 
 
 @dataclass(slots=True)
@@ -446,25 +451,22 @@ class TransferView:
             if u == v:
                 loops += 1
                 continue  # a node moving value to itself moves nothing between agents
-            if len(data) == 3 or data.get("kind", "trade") in FORCED_KINDS:
-                xkey = None
-            else:
-                iu, iv = index[u], index[v]
-                xkey = (data.get("exchange", event), iu, iv) if iu < iv else (data.get("exchange", event), iv, iu)
+            plain = len(data) == 3  # value, tick and event only: a plain payment
+            kind = "trade" if plain else data.get("kind", "trade")
             if value is None:
                 unvalued.update(data.get("events") or (event,))
-                if xkey is not None:
-                    unvalued_trades.add(xkey)
+                if not plain and kind not in FORCED_KINDS:
+                    unvalued_trades.add(_leg_key(data.get("exchange", event), index[u], index[v]))
             elif value > 0 and u not in exempt and v not in exempt:
-                add_src(index[u])
-                add_dst(index[v])
+                iu, iv = index[u], index[v]
+                add_src(iu)
+                add_dst(iv)
                 add_tick(tick)
                 add_value(value)
                 add_event(event)
-                add_key(xkey)
-            if len(data) == 3:
-                continue  # value, tick and event only: a plain payment
-            kind = data.get("kind", "trade")
+                add_key(None if plain or kind in FORCED_KINDS else _leg_key(data.get("exchange", event), iu, iv))
+            if plain:
+                continue
             if not described and ("kind" in data or "exchange" in data or "goods" in data):
                 described = kind not in FORCED_KINDS or "exchange" in data or "goods" in data
             if kind in FORCED_KINDS:
@@ -495,9 +497,8 @@ class TransferView:
                 rows.ticks.append(tick)
                 rows.values.append(value)
                 rows.events.append(event)
-                rows.keys.append(None if exchange is None else (exchange, iu, iv) if iu < iv else (exchange, iv, iu))
-        rows.store(self.memo, graph, frozenset((x, index[u], index[v]) if index[u] < index[v] else
-                                               (x, index[v], index[u]) for x, u, v in unvalued_trades))
+                rows.keys.append(None if exchange is None else _leg_key(exchange, iu, iv))
+        rows.store(self.memo, graph, frozenset(_leg_key(x, index[u], index[v]) for x, u, v in unvalued_trades))
 
     def _exchange_leg(self, u: Any, v: Any, data: Mapping[str, Any], value: float | None, tick: float,
                       exchanges: dict[tuple[Any, Any, Any], Exchange],
@@ -604,7 +605,7 @@ def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.
         if ga > 0 and gb > 0 and legs.get(a, 0) > 0 and legs.get(b, 0) > 0:  # two-sided, both valued
             mean = (ga + gb) / 2
             two_sided.setdefault(key, []).append(mean)
-            if max(ga, gb) <= fair_ratio * min(ga, gb):
+            if fair_exchange(ga, gb, fair_ratio):
                 fair.setdefault(key, []).append(mean)
         if max(ga, gb) > 0:
             any_side.setdefault(key, []).append(max(ga, gb))

@@ -41,8 +41,8 @@ import numpy as np
 
 from .errors import ScreenInputError
 
-__all__ = ["PaymentIndex", "TransferArrays", "arrays_from", "net_trades", "poisson_tail", "step_up_cutoff",
-           "transfer_arrays"]
+__all__ = ["PaymentIndex", "TransferArrays", "arrays_from", "fair_exchange", "net_trades", "poisson_tail",
+           "step_up_cutoff", "transfer_arrays"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -208,6 +208,16 @@ def arrays_from(nodes: tuple[Any, ...], src: list[int], dst: list[int], ticks: l
                           value_arr, tuple(events), np.sort(tick_arr), np.sort(value_arr), dated)
 
 
+def fair_exchange(gave: float, got: float, fair_ratio: float) -> bool:
+    """Whether an exchange whose two sides are worth ``gave`` and ``got`` is fair: neither more than ``fair_ratio``
+    times the other (the price band every screen reads as fair; the typical exchange value is read from fair ones).
+
+    >>> fair_exchange(6.0, 5.0, 2.0), fair_exchange(18.0, 9.0, 2.0), fair_exchange(12.0, 2.0, 2.0)
+    (True, True, False)
+    """
+    return max(gave, got) <= fair_ratio * min(gave, got)
+
+
 def net_trades(arrays: TransferArrays, keys: Sequence[Any], unvalued: Collection[Any],
                fair_ratio: float) -> TransferArrays:
     """``arrays`` with each trade read as one transfer (the typologies' reading of a match's exchanges).
@@ -247,9 +257,9 @@ def net_trades(arrays: TransferArrays, keys: Sequence[Any], unvalued: Collection
         if gave_i == 0.0 or gave_j == 0.0:
             continue  # legs one way: a gift
         dropped.update(rows)
-        more, less = (gave_i, gave_j) if gave_i >= gave_j else (gave_j, gave_i)
-        if more <= fair_ratio * less:
+        if fair_exchange(gave_i, gave_j, fair_ratio):
             continue  # a fair trade moves nothing
+        more, less = (gave_i, gave_j) if gave_i >= gave_j else (gave_j, gave_i)
         giver, taker = (i, j) if gave_i > gave_j else (j, i)
         first = next(r for r in rows if src[r] == giver)
         placed[rows[0]] = (giver, taker, min(float(tick[r]) for r in rows), more - less, event[first])
