@@ -5,8 +5,8 @@ Prints, measured in this one run, for each stream:
   floor     a plain-Python loop that only parses each line with ``json.loads``
   two cores ``behavior`` in a fresh process as a user runs it (with a second CPU, a forked child
             replays the text passes while this process replays the others, and the report's
-            screens and injection sections are computed in forked children; once the replay
-            is over, the screens' child runs the ring and feeder screens in a child of its own)
+            screens and injection sections are computed in forked children; the screens' child
+            runs the ring screen in a child of its own)
   one core  the same pinned to one CPU (``sched_setaffinity``, as ``taskset -c 0`` does), the
             setting left unset: with one CPU nothing forks
   terminal  the command-line program as a whole (start-up, the JSON file written) with its stderr on

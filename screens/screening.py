@@ -296,11 +296,12 @@ Beside = Callable[[Callable[[], Any]], Started | None]
 ``result()`` then ``(True, fn())``), or None when nothing could be started
 (:func:`daishi_forensics.replay.fork.fork` is one)."""
 
-BESIDE_SCREENS: tuple[str, ...] = ("feeder", "ring")
-"""The screens run in another process when :func:`screen_view` is offered one: on a large match
-the ring screen (round trips, rings and cycles) and the feeder screen take about as long as
-every other screen together (on a simulated 9-seat match of a million events, about 0.9 s of CPU
-against about 0.6 s for the others, once the transfer view both read is built)."""
+BESIDE_SCREENS: tuple[str, ...] = ("ring",)
+"""The screens run in another process when :func:`screen_view` is offered one: on a large match of
+few seats the ring screen (round trips, rings and cycles) takes about as long as every other screen
+and the typologies together (on a simulated 9-seat match of a million events, about 1.0 s of CPU
+against about 1.1 s: the feeder 0.3, off-price 0.45, the typologies 0.35, once the transfer view
+both read is built); on 96 seats, 0.4 s against 0.6 s."""
 
 Ran = tuple[list[Any], list[Test], list[str], tuple[PairRow, ...]]
 """One screen's answer: what it found, its tests, its notes, and the pair table (the pair-outlier
@@ -323,24 +324,43 @@ def _run_each(view: TransferView, name: str | None, steps: Sequence[tuple[str, M
 
 
 def _run_screens(view: TransferView, name: str | None, steps: Sequence[tuple[str, Mapping[str, Any]]],
-                 beside: Beside | None) -> dict[str, Ran]:
+                 beside: Beside | None, meanwhile: Callable[[], Any] | None = None) -> tuple[dict[str, Ran], Any]:
     """Every screen of ``steps`` run, by screen: with ``beside``, those of :data:`BESIDE_SCREENS`
-    in the process it starts while this one runs the rest (when both groups have a screen); if
-    that process cannot start or fails, this one runs them after its own.  Each screen is a pure
-    function of the view and its parameters, so where it ran never shows in its answer."""
+    in the process it starts while this one runs the rest (when both groups have a screen), and then
+    ``meanwhile()`` before it waits for them; if that process cannot start or fails, this one runs them
+    after its own.  Each screen is a pure function of the view and its parameters, so where it ran never
+    shows in its answer.  Also what ``meanwhile()`` gave, None when no process was started (not called)."""
     away = [step for step in steps if step[0] in BESIDE_SCREENS]
     child = None if beside is None or not away or len(away) == len(steps) else beside(
         partial(_run_each, view, name, away))
     if child is None:
-        return _run_each(view, name, steps)
+        return _run_each(view, name, steps), None
     try:
         ran = _run_each(view, name, [step for step in steps if step[0] not in BESIDE_SCREENS])
+        early = None if meanwhile is None else meanwhile()
     except BaseException:
         child.cancel()
         raise
     done, answer = child.result()
     ran.update(answer if done else _run_each(view, name, away))
-    return ran
+    return ran, early
+
+
+def _run_typologies(view: TransferView, config: ScreenConfig, typologies: Sequence[str],
+                    level: float) -> tuple[list[Flag], list[str]]:
+    """The money-laundering typologies' flags (each at its level, :func:`_typology_level`) and notes, every
+    typology tested at ``level``."""
+    kept: list[Flag] = []
+    notes: list[str] = []
+    for screen in typologies:
+        params = {**config.screens[screen], "alpha": level, "net_trades": config.net_trades}
+        spotted, more = _TYPOLOGY_RUNNERS[screen](view, params)
+        if screen == "scatter_gather" and "fans" in typologies:  # gather-scatter reads the fan boxes
+            spotted = spotted + gather_scatter(view, params, {**config.screens["fans"], "alpha": level,
+                                                              "net_trades": config.net_trades})
+        kept += [_typology_level(f, level, config.flag_share) for f in spotted]
+        notes += more
+    return kept, notes
 
 
 def screen_view(view: TransferView, config: ScreenConfig | None = None, *, beside: Beside | None = None) -> ScreenResult:
@@ -377,7 +397,12 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None, *, besid
             plan.append((screen, {**config.screens[screen], "alpha": config.false_alarm_rate}))
         else:
             plan.append((screen, config.screens[screen]))
-    ran = _run_screens(view, name, [step for step in plan if not isinstance(step, str)], beside)
+    def level_at(share: float) -> float:  # each typology's level, given their share of the rate
+        return config.false_alarm_rate * share / max(1, len(typologies))
+
+    guess = level_at(config.typology_share)  # the share unless no Daishi test can reach the rate
+    ran, early = _run_screens(view, name, [step for step in plan if not isinstance(step, str)], beside,
+                              partial(_run_typologies, view, config, typologies, guess) if typologies else None)
     table: tuple[PairRow, ...] = ()
     for step in plan:
         if isinstance(step, str):
@@ -391,15 +416,11 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None, *, besid
         kept += plain
         notes += more
     share = typology_share(config, tests, typologies)
-    level = config.false_alarm_rate * share / max(1, len(typologies))
-    for screen in typologies:
-        params = {**config.screens[screen], "alpha": level, "net_trades": config.net_trades}
-        spotted, more = _TYPOLOGY_RUNNERS[screen](view, params)
-        if screen == "scatter_gather" and "fans" in typologies:  # gather-scatter reads the fan boxes
-            spotted = spotted + gather_scatter(view, params, {**config.screens["fans"], "alpha": level,
-                                                              "net_trades": config.net_trades})
-        kept += [_typology_level(f, level, config.flag_share) for f in spotted]
-        notes += more
+    level = level_at(share)
+    spotted, more = early if early is not None and level == guess else _run_typologies(view, config, typologies,
+                                                                                       level)
+    kept += spotted
+    notes += more
     flags, testing = calibrate(candidates, tests, config, view, holm_alpha=config.false_alarm_rate * (1.0 - share),
                                typology_alpha=level if typologies else 0.0)
     ordered_flags = _sorted_flags(flags + kept)
@@ -445,8 +466,8 @@ def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any
         A :class:`~daishi_forensics.screens.config.ScreenConfig`, a mapping of overrides
         (applied to the shipped ``config.json``), or None for the shipped configuration.
     beside:
-        Optional: starts work in another process (:data:`Beside`); the ring and feeder screens
-        then run there while this process runs the others (the same result).
+        Optional: starts work in another process (:data:`Beside`); the ring screen then runs
+        there while this process runs the others and the typologies (the same result).
 
     Returns
     -------

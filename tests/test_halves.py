@@ -276,12 +276,12 @@ def test_behavior_report_is_the_same_bytes_on_two_processes(simulated: Path, for
     assert reports["1"] == reports["0"]
 
 
-def test_the_screens_child_runs_the_ring_and_feeder_screens_in_a_child_of_its_own(
+def test_the_screens_child_runs_the_ring_screen_in_a_child_of_its_own(
         simulated: Path, forks: list[bool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once the replay is over, the report's screens child hands the ring and feeder screens to a
-    child of its own (the forks are logged to a file: the second one is made in the screens' child),
-    and the report is the same bytes as one process's.  The replay is not split here, so the screens
-    never start early (beside a replay child still at work, where they stay whole)."""
+    """Once the replay is over, the report's screens child hands the ring screen to a child of its own
+    (the forks are logged to a file: the second one is made in the screens' child), and the report is the
+    same bytes as one process's.  The replay is not split here, so the screens never start early (below,
+    where they do)."""
     from daishi_forensics.report import assembly
 
     monkeypatch.setattr(_halves, "_worth_splitting", lambda source: False)
@@ -304,8 +304,39 @@ def test_the_screens_child_runs_the_ring_and_feeder_screens_in_a_child_of_its_ow
     here = {name for pid, name, _ in lines if int(pid) == os.getpid()}
     beside = [(name, steps) for pid, name, steps in lines if int(pid) != os.getpid()]
     assert here == {"_screens", "_injection"}
-    assert [name for name, _ in beside] == ["_run_each"] and "'feeder'" in beside[0][1] and "'ring'" in beside[0][1]
+    assert [name for name, _ in beside] == ["_run_each"] and "'ring'" in beside[0][1]
+    assert "'feeder'" not in beside[0][1]  # run with the others
     assert forks == []  # (no replay split)
+
+
+def test_screens_started_early_hand_the_ring_screen_to_a_child_of_their_own(
+        simulated: Path, forks: list[bool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Split, this process done with its half first (the replay's child taken as still at work): the screens
+    started early split as in the report (their child forks the ring screen), and the report is the same
+    bytes as one process's."""
+    from daishi_forensics.report import _aside
+
+    log = tmp_path / "forks.log"
+    real = _aside.aside
+
+    def logged(fn: Any) -> Any:
+        inner = getattr(fn, "func", fn)
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {inner.__name__} {getattr(fn, 'args', ())[2:3]!r}\n")
+        return real(fn)
+
+    monkeypatch.setattr(forking.Forked, "ready", lambda self: False)
+    monkeypatch.setenv(ENV, "0")
+    alone = dumps(behavior_report(analyze(read_match(open_match(str(simulated))), early=True)))
+    monkeypatch.setenv(ENV, "1")
+    monkeypatch.setattr(_aside, "aside", logged)
+    split = analyze(read_match(open_match(str(simulated))), early=True)
+    assert forks == [True]
+    assert dumps(behavior_report(split)) == alone
+    lines = [line.split(" ", 2) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [name for pid, name, _ in lines if int(pid) == os.getpid()] == ["_screens"]  # started early
+    beside = [(name, steps) for pid, name, steps in lines if int(pid) != os.getpid()]
+    assert [name for name, _ in beside] == ["_run_each"] and "'ring'" in beside[0][1]
 
 
 def test_read_stats_are_this_process_reading(simulated: Path, forks: list[bool]) -> None:

@@ -721,6 +721,49 @@ def test_a_two_lap_ring_mixed_with_ordinary_trade_is_flagged() -> None:
     assert flags_of(g, "ring", screens={"ring": {"ring_threshold": 1.01}}) == []
 
 
+def test_the_ring_screen_run_beside_the_others_finds_the_same_ring() -> None:
+    """With a second process offered, the ring screen runs there (the only one that does) while this one runs
+    the others and then the typologies: the same result, its ring flag among it."""
+    from .test_screens_daishi import Beside
+
+    g = nx.MultiDiGraph()
+    ordinary_market(g, 0)
+    short_ring(g, ["a", "b", "c"], laps=2, tick=10, ordinary={1: ("a", "b", {"fiber": 6.0}, {"food": 6.0})})
+    ordinary_market(g, 40)
+    busy_yardstick(g)
+    here = screen_graph(g)
+    assert [f.kind for f in here.flags] == ["wash_ring"]  # a flag of the screen run beside: the test can tell
+    beside = Beside()
+    assert screen_graph(g, beside=beside).to_dict() == here.to_dict()
+    [handed] = beside.handed
+    assert [screen for screen, _ in handed.args[2]] == ["ring"]
+
+
+def test_typologies_run_while_the_ring_screen_runs_beside_are_run_again_at_the_level_its_tests_leave(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The typologies' level depends on whether any Daishi test can reach the rate (the ring's among them): run
+    while the ring screen runs beside, they are run at the usual share; if the tests leave them the whole rate
+    (none can reach it), they are run again at that level, and the result is the one run in one process."""
+    import daishi_forensics.screens.screening as screening
+
+    from .test_screens_daishi import Beside
+
+    g = nx.MultiDiGraph()
+    trade(g, "a", "b", 1, {"wood": 6.0}, {"food": 6.0})  # one fair trade: no test can reach any rate
+    levels: list[float] = []
+    run = screening._run_typologies
+
+    def spy(view: Any, config: Any, typologies: Any, level: float) -> Any:
+        levels.append(level)
+        return run(view, config, typologies, level)
+
+    monkeypatch.setattr(screening, "_run_typologies", spy)
+    here = screen_graph(g)
+    assert levels == [0.02 / 3]  # the whole rate, split among the three typologies
+    assert screen_graph(g, beside=Beside()).to_dict() == here.to_dict()
+    assert levels == [0.02 / 3, 0.02 * 0.1 / 3, 0.02 / 3]  # guessed a tenth, then run again
+
+
 def test_an_honest_triangle_of_fair_trade_is_clear() -> None:
     """Three producers: food pays for wood, stone and fiber, which move for good.  The food goes
     round the triangle lap after lap, and each pair even buys back once, all at the same time,

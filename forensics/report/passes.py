@@ -9,6 +9,7 @@ others (:func:`daishi_forensics.replay.analysis.analyze`), with the same result.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, cast
@@ -92,7 +93,8 @@ def early_parts(analysis: MatchAnalysis) -> dict[Any, Any]:
 
     In order: the results the screens read (:data:`EARLY_RESULTS`, kept in the analysis: the screens'
     child inherits them, and the report finds them), then each ``slow`` part started in a forked child
-    (:func:`~daishi_forensics.report._aside.aside`), then the report's other results and its other
+    (:func:`~daishi_forensics.report._aside.aside`; it may fork its own work further, as in the report:
+    the screens' child forks the ring screen), then the report's other results and its other
     parts computed here (:class:`~daishi_forensics.report._aside.Done`): this process has nothing else
     to do until the second one's passes come."""
     from ._aside import Done, aside
@@ -100,11 +102,12 @@ def early_parts(analysis: MatchAnalysis) -> dict[Any, Any]:
 
     _results(analysis, (name for name in EARLY_RESULTS if name in SCREEN_PASSES))
     nothing = ReportContext(seats=(), findings=())
+    spare = replace(nothing, beside=aside)  # a slow part may split its own work, as in the report
     ready = [s for s in SECTIONS if s.reads is not None and s.reads <= analysis.passes.keys()]
     started: dict[Any, Any] = {}
     for section in ready:
         if section.slow:
-            child = aside(partial(section.compute, analysis, nothing))
+            child = aside(partial(section.compute, analysis, spare))
             if child is not None:
                 started[section] = child
     _results(analysis, (name for name in EARLY_RESULTS if name not in SCREEN_PASSES))

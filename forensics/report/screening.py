@@ -300,7 +300,7 @@ class ScreenRun:
 def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, server: str | None = None,
                limits: Limits | None = None) -> tuple[MatchOutcome, nx.MultiDiGraph | None]:
     """Open, read, replay (the screens' passes only) and screen one target (on a large match with a
-    second CPU, the ring and feeder screens in a forked child: :func:`~daishi_forensics.report._aside.worth_it`)."""
+    second CPU, the ring screen in a forked child: :func:`~daishi_forensics.report._aside.worth_it`)."""
     try:
         source = open_match(target, store=store, server=server, limits=limits)
     except BadSetting:
