@@ -397,6 +397,7 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None, *, besid
             plan.append((screen, {**config.screens[screen], "alpha": config.false_alarm_rate}))
         else:
             plan.append((screen, config.screens[screen]))
+
     def level_at(share: float) -> float:  # each typology's level, given their share of the rate
         return config.false_alarm_rate * share / max(1, len(typologies))
 

@@ -276,6 +276,19 @@ def test_behavior_report_is_the_same_bytes_on_two_processes(simulated: Path, for
     assert reports["1"] == reports["0"]
 
 
+def _logging_forks(real: Any, log: Path) -> Any:
+    """``real`` (a way to fork) that first writes a line to ``log``: the forking process's id, the function
+    forked and its third argument (the screens' child: the screens it hands on)."""
+
+    def logged(fn: Any) -> Any:
+        inner = getattr(fn, "func", fn)
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {inner.__name__} {getattr(fn, 'args', ())[2:3]!r}\n")
+        return real(fn)
+
+    return logged
+
+
 def test_the_screens_child_runs_the_ring_screen_in_a_child_of_its_own(
         simulated: Path, forks: list[bool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Once the replay is over, the report's screens child hands the ring screen to a child of its own
@@ -287,14 +300,7 @@ def test_the_screens_child_runs_the_ring_screen_in_a_child_of_its_own(
     monkeypatch.setattr(_halves, "_worth_splitting", lambda source: False)
 
     log = tmp_path / "forks.log"
-    real = assembly.aside
-
-    def logged(fn: Any) -> Any:
-        inner = getattr(fn, "func", fn)
-        with open(log, "a", encoding="utf-8") as out:
-            out.write(f"{os.getpid()} {inner.__name__} {getattr(fn, 'args', ())[2:3]!r}\n")
-        return real(fn)
-
+    logged = _logging_forks(assembly.aside, log)
     monkeypatch.setenv(ENV, "0")
     alone = dumps(behavior_report(analyze(read_match(open_match(str(simulated))))))
     monkeypatch.setenv(ENV, "1")
@@ -317,14 +323,7 @@ def test_screens_started_early_hand_the_ring_screen_to_a_child_of_their_own(
     from daishi_forensics.report import _aside
 
     log = tmp_path / "forks.log"
-    real = _aside.aside
-
-    def logged(fn: Any) -> Any:
-        inner = getattr(fn, "func", fn)
-        with open(log, "a", encoding="utf-8") as out:
-            out.write(f"{os.getpid()} {inner.__name__} {getattr(fn, 'args', ())[2:3]!r}\n")
-        return real(fn)
-
+    logged = _logging_forks(_aside.aside, log)
     monkeypatch.setattr(forking.Forked, "ready", lambda self: False)
     monkeypatch.setenv(ENV, "0")
     alone = dumps(behavior_report(analyze(read_match(open_match(str(simulated))), early=True)))
