@@ -149,7 +149,7 @@ import numpy as np
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 from .stats import binom_sf
-from .transfer_arrays import TransferArrays, net_trades, poisson_tail, step_up_cutoff, transfer_arrays
+from .transfer_arrays import TransferArrays, net_trades, poisson_tail, step_up_cutoff
 
 __all__ = ["DEFAULTS", "FanBox", "Regulars", "Standing", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans",
            "regulars_in", "shared_community", "standing_counterparties", "web_ties", "window_grid"]
@@ -240,18 +240,13 @@ def arrays_of(view: TransferView, params: Mapping[str, Any] | None = None) -> Tr
     ``params["net_trades"]`` (the general setting, handed to each typology), each trade read as one transfer of
     its net value, a fair one as none (:func:`~daishi_forensics.screens.transfer_arrays.net_trades`, at the view's
     ``fair_ratio``); else every leg."""
-    key = ("transfer_arrays",)
-    found = view.memo.get(key)
-    if found is None:
-        found = view.memo[key] = transfer_arrays(view.graph, view.exempt)
+    found: TransferArrays = view.memo[("transfer_arrays",)]  # made as the view read the graph (or its flows)
     if params is None or not params.get("net_trades"):
-        return found
-    legs = view.memo.get(("transfer_legs",))
-    if legs is None:  # read without the exchanges' keys: every leg
         return found
     net = view.memo.get(("transfer_arrays", "net"))
     if net is None:
-        net = view.memo[("transfer_arrays", "net")] = net_trades(found, legs[0], legs[1], view.fair_ratio)
+        keys, unvalued = view.memo[("transfer_legs",)]  # made with the arrays: each row's exchange
+        net = view.memo[("transfer_arrays", "net")] = net_trades(found, keys, unvalued, view.fair_ratio)
     return net
 
 

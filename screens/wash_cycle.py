@@ -250,34 +250,22 @@ def _runs(order: np.ndarray, size: int) -> np.ndarray:
     seat ``k + 1``), the runs summed over the members: member ``k`` reads leg ``k - 1`` (its arrivals) and leg ``k``
     (its pass-ons), a run each time the kind changes, and one to start.
 
-    Rows that are shuffles of one order (as :func:`in_step`'s are) hold each member's places equally often, so
-    its kinds are read row by row as one block (a member's places in order, side by side); rows that are not are
-    read place by place.
+    The rows are shuffles of one order (as :func:`in_step`'s are), so each holds a member's places equally often:
+    its kinds are read row by row as one block (a member's places in order, side by side).
 
     >>> int(_runs(np.array([[0, 1, 2, 0, 1, 2]]), 3)[0]), int(_runs(np.array([[0, 0, 1, 1, 2, 2]]), 3)[0])
     (12, 6)
     >>> _runs(np.array([[0, 1, 2, 0, 1, 2], [0, 0, 1, 2, 2, 1]]), 3).tolist()  # one order shuffled
     [12, 7]
-    >>> _runs(np.array([[0, 1, 2, 0, 1, 2], [0, 0, 1, 2, 2, 1], [0, 0, 0, 1, 2, 2]]), 3).tolist()  # not
-    [12, 7, 6]
     """
-    rows, n = order.shape
-    places = np.arange(n)
+    rows = order.shape[0]
     total = np.zeros(rows, dtype=np.int64)
     for k in range(size):
         mine = (order == (k - 1) % size) | (order == k)
-        held = np.count_nonzero(mine, axis=1)
-        if not held.any():
-            continue
-        if (held == held[0]).all():  # the member's kinds, row by row, in order
-            kinds = order[mine].reshape(rows, int(held[0]))
+        held = int(np.count_nonzero(mine[0]))
+        if held:
+            kinds = order[mine].reshape(rows, held)  # the member's kinds, row by row, in order
             total += 1 + np.count_nonzero(kinds[:, 1:] != kinds[:, :-1], axis=1)
-            continue
-        last = np.maximum.accumulate(np.where(mine, places, -1), axis=1)  # the member's last place so far
-        before = np.concatenate([np.full((rows, 1), -1), last[:, :-1]], axis=1)
-        kind_before = np.take_along_axis(order, np.maximum(before, 0), axis=1)
-        changes = np.count_nonzero(mine & (before >= 0) & (kind_before != order), axis=1)
-        total += np.where(mine.any(axis=1), 1 + changes, 0)
     return total
 
 
