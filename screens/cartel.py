@@ -144,12 +144,12 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
         key = ("cartel", members)
         p = math.exp(-expected)
         tests.append(Test(key, p, 0.0))
-        named = _with_own_evidence(view, bloc, acts_by, member_level)  # rule 4: who the flag names
+        named, shares = _with_own_evidence(view, bloc, acts_by, member_level)  # rule 4: who the flag names
         if len(named) < min_members:
             continue
         flag = _bloc_flag(view, members, bloc, outside, victims_of, victims, inside_trades, expected, hazards)
         if named != bloc:
-            flag = _named_only(view, flag, named, bloc, acts_by)
+            flag = _named_only(view, flag, named, bloc, acts_by, shares)
         earlier = named_blocs.get(named)
         if earlier is None:
             named_blocs[named] = (p, len(flags))
@@ -161,14 +161,14 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
 
 
 def _named_only(view: TransferView, flag: Flag, named: frozenset[Any], bloc: frozenset[Any],
-                acts_by: Mapping[Any, list[Any]]) -> Flag:
+                acts_by: Mapping[Any, list[Any]], shares: Mapping[Any, float]) -> Flag:
     """The bloc's flag naming only the members that carry their own evidence (rule 4): its agents and pairs those,
-    its evidence their acts on outsiders and their exchanges, the allies left out and their shares in its details,
-    and a sentence saying so; its test (and so its p-value) the whole bloc's."""
+    its evidence their acts on outsiders and their exchanges, the allies left out and their shares of the whole
+    bloc's evidence (``shares``, :func:`own_evidence`) in its details, and a sentence saying so; its test (and so
+    its p-value) the whole bloc's."""
     members = tuple(ordered(named))
-    shares = own_evidence(view, bloc, acts_by)
     left = tuple(ordered(bloc - named))
-    outside = [act for m in members for act in acts_by.get(m, ()) if act.victim not in bloc]
+    outside, _victims_of = _outside_acts(members, bloc, acts_by)
     chances = ", ".join(f"{math.exp(-shares[m]):.2g}" for m in left)
     who = (f"{left[0]} stood with them and was never hit, but only as often as chance allows (its chance "
            f"{chances}), and is not named" if len(left) == 1 else
@@ -223,21 +223,24 @@ def own_evidence(view: TransferView, bloc: frozenset[Any], acts_by: Mapping[Any,
 
 
 def _with_own_evidence(view: TransferView, bloc: frozenset[Any], acts_by: Mapping[Any, list[Any]],
-                       level: float) -> frozenset[Any]:
+                       level: float) -> tuple[frozenset[Any], dict[Any, float]]:
     """``bloc`` less its members whose own share of the evidence (:func:`own_evidence`) leaves a chance above
     ``level`` that they were spared by chance: the weakest removed first and the hazards read again, until every
-    member left carries its own (``level`` 1: the bloc as it is)."""
+    member left carries its own (``level`` 1: the bloc as it is); and each member's share of the whole bloc's
+    evidence (empty at ``level`` 1, where none is read)."""
     if level >= 1.0:
-        return bloc
+        return bloc, {}
     floor = -math.log(level) if level > 0 else math.inf
     rank = {m: i for i, m in enumerate(ordered(bloc))}
+    whole = own_evidence(view, bloc, acts_by)
+    shares = whole
     while len(bloc) > 1:
-        shares = own_evidence(view, bloc, acts_by)
         weakest = min(shares, key=lambda m: (shares[m], rank[m]))
         if shares[weakest] >= floor:
             break
         bloc = bloc - {weakest}
-    return bloc
+        shares = own_evidence(view, bloc, acts_by)
+    return bloc, whole
 
 
 def candidate_blocs(view: TransferView, allied: nx.Graph, min_members: int, budget: int) -> list[frozenset[Any]]:
