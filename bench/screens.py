@@ -740,8 +740,9 @@ def thrown_findings(result: Any, level: str | None = None) -> bool:
 def typology_findings(result: Any, level: str | None = None) -> bool:
     """Whether a screening result holds a finding of a money-laundering typology (fans, scatter-gather or
     gather-scatter, value cycles), at ``level`` if named."""
-    return any(f.screen in ("fans", "scatter_gather", "value_cycles") and level in (None, f.level)
-               for f in result.flags)
+    from daishi_forensics.screens.screening import TYPOLOGIES
+
+    return any(f.screen in TYPOLOGIES and level in (None, f.level) for f in result.flags)
 
 
 NET_TRADES_OFF = {"general": {"net_trades": False}}
