@@ -12,7 +12,7 @@ import importlib
 import importlib.util
 import sys
 import traceback
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -83,8 +83,7 @@ class LazyGroup(click.Group):
             return None
         module_name, attribute = target.split(":")
         module = importlib.import_module(f"{__name__}.{module_name}")
-        command: Any = getattr(module, attribute)
-        return command
+        return cast(click.Command, getattr(module, attribute))  # (the table names commands only)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         """Resolve as click does; an unknown command's error names the commands closest to it, as a

@@ -192,7 +192,7 @@ def _show(value: Any, depth: int, budget: int, parts: list[str], literals: bool 
         else:
             parts.append(open_)
             budget -= 1
-            items = iter(value.items()) if is_dict else iter(value)
+            items = iter(value.items()) if isinstance(value, dict) else iter(value)
             for n, item in enumerate(items):
                 if budget <= 0:
                     return 0

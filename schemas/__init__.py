@@ -201,7 +201,7 @@ def inlined(name: str) -> dict[str, Any]:
         ``name`` is not a schema.
     """
     schema = load(name)
-    result = _inline(schema, schema["$id"], (schema["$id"] + "#",))
+    result: dict[str, Any] = _inline(schema, schema["$id"], (schema["$id"] + "#",))
     if "$defs" in result and name != "common":
         # Every local reference is inlined, so the definitions are no longer needed.
         del result["$defs"]

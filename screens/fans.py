@@ -485,7 +485,7 @@ def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.n
     span = w + min(ix.windows)  # the box, and the shortest window after it: at once
     passed = (ix.out_cum[np.searchsorted(ix.out_key, start + span, side="right")]
               - ix.out_cum[np.searchsorted(ix.out_key, start, side="left")])
-    ok = np.abs(passed - total) <= pass_cut * total
+    ok: np.ndarray = np.abs(passed - total) <= pass_cut * total
     if ok.any():
         ok[ok] = passed[ok] > _largest_elsewhere(ix, p_hub[ok], start[ok], span)
     return ok

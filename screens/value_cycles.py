@@ -345,7 +345,8 @@ def _dense_walks(adjacency: Any, n: int) -> bool:
     outdeg = np.diff(adjacency.indptr)
     indeg = np.bincount(adjacency.indices, minlength=n)
     two_step = float(np.dot(outdeg.astype(np.float64), indeg.astype(np.float64)))
-    return two_step > max(1e6, 16.0 * adjacency.nnz)
+    bound: float = max(1e6, 16.0 * adjacency.nnz)
+    return two_step > bound
 
 
 def _closed_walks_in_blocks(adjacency: Any, weights: Any, lengths: Iterable[int]) -> dict[int, float]:
@@ -450,7 +451,8 @@ def own_band_share(in_band: Any, others: Any, glob: Any, prior: float) -> np.nda
     """
     in_band, others, glob = (np.asarray(x, dtype=np.float64) for x in (in_band, others, glob))
     own = (np.maximum(in_band, 0.0) + prior * glob) / (np.maximum(others, 0.0) + prior)
-    return np.maximum(glob, own)
+    shares: np.ndarray = np.maximum(glob, own)
+    return shares
 
 
 def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.ndarray,

@@ -80,6 +80,7 @@ def test_exported_api_is_pinned() -> None:
     assert ledger_module.__all__ == [
         "PARTNER_TRADE_CAP",
         "TradeId",
+        "TradeTable",
         "LedgerTrade",
         "LedgerPair",
         "LedgerAnomaly",

@@ -48,3 +48,19 @@ def test_ruff_passes() -> None:
     run = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)],
                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy_reads_every_module() -> None:
+    """Every room (a package of ``daishi_forensics``, the repository's own folders among them) and every
+    base module is listed in ``pyproject.toml``'s mypy settings, which are strict: a room added later is
+    not left out of the gate."""
+    import tomllib
+
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    listed = set(mypy["packages"]) | set(mypy.get("modules", ()))
+    rooms = {f"daishi_forensics.{p.parent.name}" for p in (ROOT / "forensics").glob("*/__init__.py")}
+    rooms |= {f"daishi_forensics.{name}" for name in SUBPACKAGES}
+    base = {f"daishi_forensics.{p.stem}" for p in (ROOT / "forensics").glob("*.py") if p.stem != "__init__"}
+    assert mypy["strict"] is True
+    assert sorted(rooms - listed) == [] and sorted(base - listed) == []
+    assert "daishi_forensics" in listed  # the package's face

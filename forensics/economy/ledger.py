@@ -61,6 +61,7 @@ from ._ledger_store import TradeId, TradeTable
 __all__ = [
     "PARTNER_TRADE_CAP",
     "TradeId",
+    "TradeTable",
     "LedgerTrade",
     "LedgerPair",
     "LedgerAnomaly",

@@ -52,7 +52,7 @@ class Vocabulary:
     """Every distinct word, by its number."""
     word_id: Mapping[str, int]
     """Word -> its number (one dict for the match)."""
-    pair_codes: array
+    pair_codes: array[int]
     """The distinct adjacent word pairs' codes ``a * len(words) + b``, ascending (``array('q')``)."""
     tags: Sequence[str]
     """Every distinct tag in front (and the cut mark), by its number."""

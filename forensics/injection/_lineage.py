@@ -323,7 +323,7 @@ def describe(e: Edit) -> str:
     twelve letters at most); swapped and added words are named by place, not repeated."""
     kind = e[0]
     casings = {"upper": "capitals", "title": "title case", "lower": "lower case"}
-    words = {
+    words: dict[str, Callable[[], str]] = {
         "tag": lambda: f"prefix{_quoted(e[1])}", "untag": lambda: f"prefix{_quoted(e[1])} dropped",
         "quote": lambda: "quote marks", "unquote": lambda: "quote marks dropped",
         "remark": lambda: f"remark{_quoted(e[1])}", "unremark": lambda: f"remark{_quoted(e[1])} dropped",

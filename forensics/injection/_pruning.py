@@ -533,7 +533,8 @@ class LooseReading:
     def holds(self, texts: np.ndarray, words: np.ndarray) -> np.ndarray:
         """Per k: text ``texts[k]`` holds word number ``words[k]``."""
         if self.table is not None:
-            return self.table[texts, words]
+            held: np.ndarray = self.table[texts, words]
+            return held
         return self.sets.holds(texts, words)
 
     def _common(self, x: np.ndarray, y: np.ndarray, fewer: np.ndarray | None = None) -> np.ndarray:
@@ -788,4 +789,5 @@ def heard_pairs(
     distinct, which = unique(code, inverse=True)
     member = np.fromiter((senders[c % n_senders] in audiences[c // n_senders] for c in distinct.tolist()),
                          dtype=bool, count=len(distinct))
-    return member[which]
+    heard: np.ndarray = member[which]
+    return heard

@@ -461,7 +461,8 @@ class _Texts:
 
     def forward(self, m: int) -> Forward:
         """Message ``m`` read as a forward."""
-        return self.forwards[self.of_message[m]]
+        forward: Forward = self.forwards[self.of_message[m]]
+        return forward
 
     @property
     def words(self) -> Sequence[str]:
@@ -568,7 +569,7 @@ def exposed(later: np.ndarray, earlier: np.ndarray, log: MessageLog) -> np.ndarr
     """Rule 1, per pair of messages: the later one's sender is another agent and heard the earlier one."""
     (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
     sid = np.asarray(sender_codes, dtype=np.int64)
-    out = sid[later] != sid[earlier]
+    out: np.ndarray = sid[later] != sid[earlier]
     if out.any():
         out[out] = heard_pairs(later[out], earlier[out], sid, senders, np.asarray(audience_codes, dtype=np.int64),
                                audiences)
@@ -893,7 +894,8 @@ class _Families:
     def _distinct(group: np.ndarray, sender: np.ndarray, n_senders: int, groups: int) -> list[int]:
         """Per group: its distinct senders."""
         pairs = unique(group * n_senders + sender)
-        return np.bincount(pairs // n_senders, minlength=groups).tolist()
+        counts: list[int] = np.bincount(pairs // n_senders, minlength=groups).tolist()
+        return counts
 
     def spread(self, members: tuple[int, ...]) -> Spread:
         """How the text of ``members`` travels (rule 4): unprompted productions per agent-tick spent
@@ -1133,7 +1135,8 @@ def _per_core_pair(pairs: _Pairs, texts: _Texts, test: Callable[[np.ndarray, np.
         return np.ones(0, dtype=bool)
     distinct, which = unique(texts.nid[pairs.j] * n_cores + texts.nid[pairs.i], inverse=True)
     answers: np.ndarray = test(distinct // n_cores, distinct % n_cores)
-    return answers[which]
+    per_pair: np.ndarray = answers[which]
+    return per_pair
 
 
 def _tick_order(ticks: Sequence[int]) -> np.ndarray:
@@ -1297,7 +1300,8 @@ class _ExactReading:
 def _link_confidence(shared_bits: float, min_shared_bits: float) -> float:
     """How sure it is that a copy was copied at all: 1/2 at the threshold of rule 3, each further
     eight bits halving the doubt."""
-    return max(0.0, 1.0 - 0.5 * 2.0 ** (-(shared_bits - min_shared_bits) / 8.0))
+    doubt: float = 0.5 * 2.0 ** (-(shared_bits - min_shared_bits) / 8.0)
+    return max(0.0, 1.0 - doubt)
 
 
 def _orders(texts: _Texts) -> WordOrders:
@@ -1307,7 +1311,7 @@ def _orders(texts: _Texts) -> WordOrders:
 
 def _text_matched(texts: _Texts, canary: Mapping[int, int]) -> np.ndarray:
     """Per message: read for a text parent (it has words, and no canary parent: rule 5 decides those)."""
-    matched = (texts.sets.sizes > 0)[texts.nid]
+    matched: np.ndarray = (texts.sets.sizes > 0)[texts.nid]
     matched[list(canary)] = False
     return matched
 

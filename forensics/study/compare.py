@@ -86,7 +86,8 @@ def record_places(x: float, base: int) -> int:
 
 
 def _page_units(page: float, places: int) -> int:
-    return round(page * 10**places)
+    scale: int = 10**places  # (places >= 0: an int)
+    return round(page * scale)
 
 
 def comparison_same(ours: float, page: float, base: int) -> bool:

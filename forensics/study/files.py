@@ -399,7 +399,8 @@ def units(value: Number, places: int = 3) -> int:
     if value.places > places:
         raise ValueError(f"{value.text} has more than {places} decimals")
     whole, _, fraction = value.text.lstrip("-").partition(".")
-    magnitude = int(whole) * 10**places + int((fraction + "0" * places)[:places] or "0")
+    scale: int = 10**places  # (places >= 0: an int)
+    magnitude = int(whole) * scale + int((fraction + "0" * places)[:places] or "0")
     return -magnitude if value.text.startswith("-") else magnitude
 
 
