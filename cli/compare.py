@@ -89,6 +89,20 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     groups = [expand_targets([t]) for t in targets]
     if by is None:
         by = "seat" if len(targets) == 2 and all(len(g) == 1 for g in groups) and not models else "model"
+    _check_sides(targets, groups, by, models)
+    if by == "model":
+        groups = _once(targets, groups, pooled=models is not None)
+    every = sorted({t for g in groups for t in g})
+    reports = _reports(targets, every, quiet, progress, store, server)
+    doc = _comparison(targets, groups, every, reports, by, models)
+    width = text_width() if fmt == "text" else 100
+    write_output(render(doc, fmt, width=width, color=use_color(color, output)), output)
+    raise SystemExit(exitcodes.OK)
+
+
+def _check_sides(targets: tuple[str, ...], groups: list[list[str]], by: str, models: tuple[str, str] | None) -> None:
+    """The two sides the options and targets make, refused (a usage error) when they make none; a match
+    compared with itself said on stderr; a target holding no match refused (unreadable)."""
     if by == "seat":
         if models:
             raise BadSetting("--models goes with --by model", file="--models")
@@ -106,9 +120,12 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     for target, group in zip(targets, groups):
         if not group:
             raise InputUnreadable("no matches in it (bundles, streams or match folders)", file=target)
-    if by == "model":
-        groups = _once(targets, groups, pooled=models is not None)
-    every = sorted({t for g in groups for t in g})
+
+
+def _reports(targets: tuple[str, ...], every: list[str], quiet: bool, progress: bool, store: Path | None,
+             server: str | None) -> dict[str, dict[str, Any]]:
+    """Each match's behavior report, by target; one file given by two names is read once.  A match that
+    cannot be described is unreadable (exit 3), not a finding: a comparison describes."""
     reports: dict[str, dict[str, Any]] = {}
     read: dict[str, dict[str, Any]] = {}  # by the file a name resolves to: one file by two names is read once
     with progress_for(f"compare {' '.join(targets)}", quiet, progress) as line:
@@ -119,12 +136,19 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
             line.stage(f"reading and analysing match {len(read) + 1} of {len({_same_file(t) for t in every})}")
             try:
                 reports[target] = read[_same_file(target)] = build_report(target, store=store, server=server).report
-            except InvalidInput as exc:  # a comparison describes: a match it cannot describe is unread (3), not a finding
+            except InvalidInput as exc:
                 raise InputUnreadable(exc.message, file=exc.file, event_id=exc.event_id, line=exc.line,
                                       field=exc.field) from exc
+    return reports
+
+
+def _comparison(targets: tuple[str, ...], groups: list[list[str]], every: list[str],
+                reports: dict[str, dict[str, Any]], by: str, models: tuple[str, str] | None) -> dict[str, Any]:
+    """The comparison document: two matches seat by seat; two models over the pooled matches (a model no
+    player seat has refused, naming those there are); or the two targets' matches as the two sides."""
     if by == "seat":
-        doc = compare_matches(reports[groups[0][0]], reports[groups[1][0]], labels=(targets[0], targets[1]))
-    elif models is not None:
+        return compare_matches(reports[groups[0][0]], reports[groups[1][0]], labels=(targets[0], targets[1]))
+    if models is not None:
         pooled = tuple(reports[t] for t in every)
         known = split_models(pooled)
         for model in models:
@@ -132,14 +156,10 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
                 found = ", ".join(f"{m} ({n} match{'es' if n != 1 else ''})" for m, n in known.items()) or "none"
                 raise BadSetting(f"no player seat of model {model!r} in these matches (probe seats are not "
                                  f"players); the models: {found}", file="--models")
-        doc = compare_models(Side(models[0], pooled, models[0], tuple(every)),
-                             Side(models[1], pooled, models[1], tuple(every)))
-    else:
-        doc = compare_models(Side(targets[0], tuple(reports[t] for t in groups[0]), None, tuple(groups[0])),
-                             Side(targets[1], tuple(reports[t] for t in groups[1]), None, tuple(groups[1])))
-    width = text_width() if fmt == "text" else 100
-    write_output(render(doc, fmt, width=width, color=use_color(color, output)), output)
-    raise SystemExit(exitcodes.OK)
+        return compare_models(Side(models[0], pooled, models[0], tuple(every)),
+                              Side(models[1], pooled, models[1], tuple(every)))
+    return compare_models(Side(targets[0], tuple(reports[t] for t in groups[0]), None, tuple(groups[0])),
+                          Side(targets[1], tuple(reports[t] for t in groups[1]), None, tuple(groups[1])))
 
 
 def _same_file(target: str) -> str:

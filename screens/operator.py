@@ -59,15 +59,7 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
     hypothesis, counted once in the match's family."""
     notes: list[str] = []
     ranked = view.graph.graph.get("ranked")
-    by_operator: dict[Any, list[Any]] = {}
-    for node in view.screened_nodes():
-        op = view.attr(node, "operator")
-        if op is not None and not isinstance(op, str):  # names no operator (an archive's is text): not grouped by
-            kind = type(op).__name__  # an int or a bool as a list or an object: none is an operator's name
-            notes.append(f"operator: {node}'s operator is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, which names "
-                         "no operator: the seat is screened as if it named none")
-        elif op is not None:
-            by_operator.setdefault(op, []).append(node)
+    by_operator = _seats_by_operator(view, notes)
     if not by_operator:
         notes.append("not screened: operator (no seat names its operator)")
         return [], [], notes
@@ -80,62 +72,89 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
     tests: list[Test] = []
     scale = view.scale
     tested = feed_test(view, float(params["min_directionality"]), bool(params.get("whole_items", False))) if scale else {}
-    floor = float(params["min_value"]) * (scale or 0.0)
-    min_share = float(params["min_giver_share"])
     for op in ordered(by_operator):
         seats = by_operator[op]
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
-                model = view.attr(a, "model")
-                same = model is not None and model == view.attr(b, "model")
-                k = view.key(a, b)
-                result = tested.get(k)
-                pair = view.pair(a, b)
-                giver = None
-                if result is not None and result[2] != 0:
-                    giver = k[0] if result[2] > 0 else k[1]
-                net = pair.net_from(giver) if giver is not None else 0.0
-                if result is None or giver is None or net < floor or net <= 0:
-                    if same:
-                        notes.append(f"registration: seats {a} and {b} share operator {op} and model {model} in a "
-                                     "ranked match (one slot per (operator, model), the evaluation design's "
-                                     "governance rule); they moved no value one way between them, so no flag")
-                    continue
-                share = giver_share(view, giver, net)
-                if share < min_share:
-                    if same:
-                        notes.append(f"registration: seats {a} and {b} share operator {op} and model {model} in a "
-                                     "ranked match (one slot per (operator, model), the evaluation design's "
-                                     f"governance rule); {giver} passed {b if giver == a else a} {share:.0%} of all "
-                                     f"it handed anyone, under the floor of {min_share:.0%}, so no flag")
-                    continue
-                key = ("feeder", k[0], k[1])
-                tests.append(Test(key, result[0], result[1]))
-                taker = b if giver == a else a
-                evidence = {e for x in pair.exchanges for e in x.events}
-                evidence.update(_registration(view, a) + _registration(view, b))
-                what = f"the same model {model}, which one ranked slot allows once" if same else "different models"
-                flag = Flag(
-                    screen="operator",
-                    kind="duplicate_slot" if same else "shared_operator",
-                    level="flag" if same else "review",
-                    agents=(taker, giver),
-                    pairs=(pair_key(a, b),),
-                    score=net / (scale or 1.0),
-                    threshold=float(params["min_value"]),
-                    evidence=tuple(ordered(evidence)),
-                    explanation=(
-                        f"{giver} and {taker} are both seats of operator {op} ({what}), and {giver} passed {taker} "
-                        f"{net:g} in net value one way ({net / (scale or 1.0):.1f} typical exchanges, {share:.0%} of all "
-                        f"{giver} handed anyone)."
-                    ),
-                    details={"operator": op, "models": [view.attr(a, "model"), view.attr(b, "model")],
-                             "giver": giver, "receiver": taker, "netValue": net, "giverShare": share},
-                    p_value=result[0],
-                    null=FEED_NULL,
-                )
-                found.append(Candidate(flag, (key,), "flag" if same else "review"))
+                flagged = _seat_pair(view, params, op, a, b, tested.get(view.key(a, b)), notes)
+                if flagged is not None:
+                    found.append(flagged[0])
+                    tests.append(flagged[1])
     return found, tests, notes
+
+
+def _seats_by_operator(view: TransferView, notes: list[str]) -> dict[Any, list[Any]]:
+    """The screened seats by the operator each names (in seat order); a seat whose operator is not text
+    names none, said in ``notes``."""
+    by_operator: dict[Any, list[Any]] = {}
+    for node in view.screened_nodes():
+        op = view.attr(node, "operator")
+        if op is not None and not isinstance(op, str):  # names no operator (an archive's is text): not grouped by
+            kind = type(op).__name__  # an int or a bool as a list or an object: none is an operator's name
+            notes.append(f"operator: {node}'s operator is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, which names "
+                         "no operator: the seat is screened as if it named none")
+        elif op is not None:
+            by_operator.setdefault(op, []).append(node)
+    return by_operator
+
+
+def _registration_note(a: Any, b: Any, op: Any, model: Any, why: str) -> str:
+    """The note on two seats of one (operator, model) in a ranked match that are not flagged, and ``why``."""
+    return (f"registration: seats {a} and {b} share operator {op} and model {model} in a ranked match (one slot per "
+            f"(operator, model), the evaluation design's governance rule); {why}, so no flag")
+
+
+def _seat_pair(view: TransferView, params: Mapping[str, Any], op: Any, a: Any, b: Any,
+               result: tuple[float, float, float, int] | None, notes: list[str]) -> tuple[Candidate, Test] | None:
+    """Two seats of operator ``op`` (module rules ``duplicate_slot`` and ``shared_operator``): the candidate and
+    its test when value moved one way between them by the feeder screen's test (``result``: its p-value, the
+    least it could reach, the signed sum, positive when the pair's first seat gave, and the count), at least ``min_value`` typical exchanges and at least
+    ``min_giver_share`` of all the giver handed anyone; else None (two seats of one model noted)."""
+    scale = view.scale
+    model = view.attr(a, "model")
+    same = model is not None and model == view.attr(b, "model")
+    k = view.key(a, b)
+    pair = view.pair(a, b)
+    giver = None
+    if result is not None and result[2] != 0:
+        giver = k[0] if result[2] > 0 else k[1]
+    net = pair.net_from(giver) if giver is not None else 0.0
+    if result is None or giver is None or net < float(params["min_value"]) * (scale or 0.0) or net <= 0:
+        if same:
+            notes.append(_registration_note(a, b, op, model, "they moved no value one way between them"))
+        return None
+    share = giver_share(view, giver, net)
+    min_share = float(params["min_giver_share"])
+    if share < min_share:
+        if same:
+            notes.append(_registration_note(a, b, op, model, f"{giver} passed {b if giver == a else a} {share:.0%} of "
+                                            f"all it handed anyone, under the floor of {min_share:.0%}"))
+        return None
+    key = ("feeder", k[0], k[1])
+    taker = b if giver == a else a
+    evidence = {e for x in pair.exchanges for e in x.events}
+    evidence.update(_registration(view, a) + _registration(view, b))
+    what = f"the same model {model}, which one ranked slot allows once" if same else "different models"
+    flag = Flag(
+        screen="operator",
+        kind="duplicate_slot" if same else "shared_operator",
+        level="flag" if same else "review",
+        agents=(taker, giver),
+        pairs=(pair_key(a, b),),
+        score=net / (scale or 1.0),
+        threshold=float(params["min_value"]),
+        evidence=tuple(ordered(evidence)),
+        explanation=(
+            f"{giver} and {taker} are both seats of operator {op} ({what}), and {giver} passed {taker} "
+            f"{net:g} in net value one way ({net / (scale or 1.0):.1f} typical exchanges, {share:.0%} of all "
+            f"{giver} handed anyone)."
+        ),
+        details={"operator": op, "models": [view.attr(a, "model"), view.attr(b, "model")],
+                 "giver": giver, "receiver": taker, "netValue": net, "giverShare": share},
+        p_value=result[0],
+        null=FEED_NULL,
+    )
+    return Candidate(flag, (key,), "flag" if same else "review"), Test(key, result[0], result[1])
 
 
 def recurring_pairs(feeds: Sequence[Any], present: Sequence[Mapping[Any, Any]], params: Mapping[str, Any],

@@ -1216,45 +1216,13 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
     ordered_matches, duplicates = once_per_match([_vetted(m) for m in sorted(matches, key=lambda m: m.target)])
     counts = {"ok": 0, "findings": 0, "unreadable": 0, "failed": 0}
     verdicts: dict[str, int] = {}
-    flag_counts: dict[str, dict[str, int]] = {}
-    rows = []
     for m in ordered_matches:
         counts[m.status] = counts.get(m.status, 0) + 1
-        result = m.result or {}
-        verdict = result.get("verdict")
+        verdict = (m.result or {}).get("verdict")
         if verdict is not None:
             verdicts[verdict] = verdicts.get(verdict, 0) + 1
-        flags = result.get("flags") or []
-        screens_here: set[str] = set()
-        for flag in flags:
-            screen = str(flag.get("screen"))
-            tally = flag_counts.setdefault(screen, {"flag": 0, "review": 0, "matches": 0})
-            level = str(flag.get("level"))
-            tally[level] = tally.get(level, 0) + 1
-            screens_here.add(screen)
-        for screen in screens_here:
-            flag_counts[screen]["matches"] += 1
-        row: dict[str, Any] = {"target": m.target, "file": f"matches/{m.name}.json", "matchId": m.match_id,
-                               "status": m.status, "exitCode": m.exit_code}
-        if verdict is not None:
-            row["verdict"] = verdict
-            row["flags"] = len(flags)
-            if result.get("topFlag") is not None:
-                row["topFlag"] = result["topFlag"]
-        if m.error is not None:
-            row["error"] = m.error
-        if result.get("reason") is not None and result.get("topFlag") is None:
-            row["reason"] = result["reason"]
-        rows.append(row)
     season = _season_step(job, ordered_matches, options)
-    if any(m.status == "failed" for m in ordered_matches) or (season or {}).get("verdict") == "failed":
-        code = exitcodes.INTERNAL
-    elif any(m.status == "unreadable" for m in ordered_matches) or empty_folders:
-        code = exitcodes.UNREADABLE
-    elif any(m.status == "findings" for m in ordered_matches) or (season or {}).get("verdict", "clear") != "clear":
-        code = exitcodes.FINDINGS
-    else:
-        code = exitcodes.OK
+    code = _season_exit_code(ordered_matches, season, bool(empty_folders))
     out = {
         "seasonVersion": SEASON_VERSION,
         "tool": {"name": "daishi-forensics", "version": __version__},
@@ -1262,9 +1230,9 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
         "matches": len(ordered_matches),
         "counts": counts,
         "verdicts": dict(sorted(verdicts.items())),
-        "flagCounts": dict(sorted(flag_counts.items())),
+        "flagCounts": dict(sorted(_flag_counts(ordered_matches).items())),
         "exitCode": code,
-        "results": rows,
+        "results": [_result_row(m) for m in ordered_matches],
         "unreadable": sorted([{"target": m.target, "status": m.status, "error": m.error}
                               for m in ordered_matches if m.status in ("unreadable", "failed")]
                              + [empty_folder_row(folder) for folder in once_per_folder(empty_folders)[0]],
@@ -1276,6 +1244,53 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
     if season is not None:
         out["season"] = season
     return out
+
+
+def _flag_counts(matches: Sequence[SeasonMatch]) -> dict[str, dict[str, int]]:
+    """Per screen: its flags and reviews over the season's matches, and the matches it raised one in."""
+    flag_counts: dict[str, dict[str, int]] = {}
+    for m in matches:
+        screens_here: set[str] = set()
+        for flag in (m.result or {}).get("flags") or []:
+            screen = str(flag.get("screen"))
+            tally = flag_counts.setdefault(screen, {"flag": 0, "review": 0, "matches": 0})
+            level = str(flag.get("level"))
+            tally[level] = tally.get(level, 0) + 1
+            screens_here.add(screen)
+        for screen in screens_here:
+            flag_counts[screen]["matches"] += 1
+    return flag_counts
+
+
+def _result_row(m: SeasonMatch) -> dict[str, Any]:
+    """A match's row of the summary's ``results``: where its result is, its status and exit code, and its
+    verdict, flag count and top flag (or the reason it has none), or its error."""
+    result = m.result or {}
+    verdict = result.get("verdict")
+    row: dict[str, Any] = {"target": m.target, "file": f"matches/{m.name}.json", "matchId": m.match_id,
+                           "status": m.status, "exitCode": m.exit_code}
+    if verdict is not None:
+        row["verdict"] = verdict
+        row["flags"] = len(result.get("flags") or [])
+        if result.get("topFlag") is not None:
+            row["topFlag"] = result["topFlag"]
+    if m.error is not None:
+        row["error"] = m.error
+    if result.get("reason") is not None and result.get("topFlag") is None:
+        row["reason"] = result["reason"]
+    return row
+
+
+def _season_exit_code(matches: Sequence[SeasonMatch], season: Mapping[str, Any] | None, empty_folders: bool) -> int:
+    """70 if a match or the season-scale step failed, else 3 if a match was unreadable or a folder given
+    held none, else 1 if a match had findings or the season-scale step is not clear, else 0."""
+    if any(m.status == "failed" for m in matches) or (season or {}).get("verdict") == "failed":
+        return exitcodes.INTERNAL
+    if any(m.status == "unreadable" for m in matches) or empty_folders:
+        return exitcodes.UNREADABLE
+    if any(m.status == "findings" for m in matches) or (season or {}).get("verdict", "clear") != "clear":
+        return exitcodes.FINDINGS
+    return exitcodes.OK
 
 
 def empty_folder_row(folder: str) -> dict[str, Any]:

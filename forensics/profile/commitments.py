@@ -1067,103 +1067,128 @@ class HeuristicExtractor:
         return hits
 
     def _bare_hits(self, clause: _Clause, every: list[_Hit]) -> list[_Hit]:
-        """Rule 7: numbers whose noun is left out, and "it"/"them" standing for goods."""
+        """Rule 7: numbers whose noun is left out, and "it"/"them" standing for goods (word by word, in the
+        clause's order: :meth:`_bare_word_hits`); then the speaker's stock of a good (:meth:`_stock_hits`) and
+        "as much as" (:meth:`_as_much_hits`)."""
         words, tags = clause.words, clause.tags
         out: list[_Hit] = []
-        n = len(words)
         # only an untagged number, "one", or a pronoun for goods can be read here: the other words are passed
         # (a word is never empty: its first character is there to read)
         for i in [i for i, w in enumerate(words) if (w in _BARE_CANDIDATES or w[0].isdigit()) and tags[i] is None]:
-            w = words[i]
-            if w in ("all", "more"):
-                # (v8) "I can give you all if ...", "I'd give you more in exchange for ...": the noun left out
-                # after a give verb and its person (R12), the good named last before it, with no number
-                if 1 < i and words[i - 1] == "you" and words[i - 2] in GIVE_VERBS and (
-                        i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS or words[i + 1] in ("in", "for", "so")):
-                    item = self._antecedent(clause.first + i, every, "", pronoun=True)
-                    if item is not None:
-                        out.append(_Hit(i, item[0], None, left_out=True))
-                continue
-            number = _bare_number(w)
-            after_one = i + 1
-            while after_one < n and words[after_one] in _FILLERS and words[after_one] != "of" and \
-                    tags[after_one] is None:
-                after_one += 1  # "I get one package": the noun left out after a measure word
-            if w == "one" and i > 0 and (words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least",
-                                                            "receive") or words[i - 2:i] == ["on", "to"]) and (
-                    after_one == n or words[after_one] in (",", "and", "if", "for", "then", "too")) or (
-                    w == "one" and words[after_one:after_one + 1] == ["for"] and words[after_one + 1:after_one + 2] in (
-                        ["me"], ["you"], ["us"], ["myself"])):
-                number = 1  # "if I can have one"; (v8) "2 for me, and one for you": a share, its noun left out
-            if number is not None and i + 1 < n and words[i + 1] == "each":
-                continue  # "2 each": read by the clause (rule 7)
-            if words[i + 1:i + 3] == ["of", "each"] and (number is not None or w == "one"):
-                number = 1 if number is None else number
-                # (v8) "I will take one of each": the number of every good named before it in its clause (else in
-                # the message), each left out; read at the three words "N of each" (one good a word)
-                named = [h.item for h in every if clause.first <= h.at < clause.first + i] or \
-                    [h.item for h in every if h.at < clause.first + i]
-                for k, good in enumerate(list(dict.fromkeys(named))[:3]):
-                    out.append(_Hit(i + k, good, number, left_out=True))
-                continue
-            if number is not None:
-                prev = words[i - 1] if i else ""
-                if prev in ("at", "by", "until", "till", "in", "tick", "turn", "round", "$", "x", "top", "than",
-                            "from", "about", "around", "within", "after", "before", "every", "per", "of",
-                            "only", "last", "first", "the", "to", "out", "not") and words[i - 2:i] != ["on", "to"] or (
-                                i and tags[i - 1] is not None):  # (v8) "hang on to one": a number, the noun left out
-                    continue
-                j = i + 1
-                while j < n and words[j] in _FILLERS and tags[j] is None:
-                    j += 1
-                if j < n and tags[j] is not None:
-                    continue  # "3 packages of water": the item's own number
-                if j > i + 1 and words[j - 1] == "of" and j < n and words[j] in ("them", "those", "these", "it", "mine",
-                                                                              "ours", "yours"):
-                    j = n  # "you can have 2 of them"; (v8) "I'll give you two of mine": the good named last
-                if j < n and words[j] not in _BARE_FOLLOWERS and not (
-                        words[j] == "a" and j + 1 < n and words[j + 1] in ("unit", "piece", "gram", "pop", "head")):
-                    continue
-                item = self._antecedent(clause.first + i, every, prev, words[i + 1] if i + 1 < n else "")
+            out += self._bare_word_hits(clause, every, i)
+        if not OWNED.isdisjoint(words):
+            out += self._stock_hits(clause, every)
+        if "as" in words:
+            out += self._as_much_hits(clause, every)
+        return out
+
+    def _bare_word_hits(self, clause: _Clause, every: list[_Hit], i: int) -> list[_Hit]:
+        """Rule 7 at word ``i`` (an untagged number, "one", "all", "more", or a pronoun for goods): the
+        goods it stands for, their noun left out."""
+        words, tags = clause.words, clause.tags
+        n = len(words)
+        hits: list[_Hit] = []
+        w = words[i]
+        if w in ("all", "more"):
+            # (v8) "I can give you all if ...", "I'd give you more in exchange for ...": the noun left out
+            # after a give verb and its person (R12), the good named last before it, with no number
+            if 1 < i and words[i - 1] == "you" and words[i - 2] in GIVE_VERBS and (
+                    i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS or words[i + 1] in ("in", "for", "so")):
+                item = self._antecedent(clause.first + i, every, "", pronoun=True)
                 if item is not None:
-                    out.append(_Hit(i, item[0], number, left_out=True))
-                continue
-            v = i - 2 if i > 2 and words[i - 1] == "of" and words[i - 2] in _PARTITIVE else i  # "have all of that"
-            if (w in ("it", "them") or (w in ("that", "those") and v > 2 and words[v - 3] == "you" and words[v - 2] in (
-                    "can", "may") and words[v - 1] in ("have", "take", "keep") and (
-                    i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS))) and (
-                (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
-                or (v > 0 and words[v - 1] in _HANDING_VERBS and v > 1
-                    and (words[v - 2] not in ("i", "we", "to", "can", "please")
-                         or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
-                         or (words[v - 2] == "to" and words[v - 1] in GIVE_VERBS and v > 2
-                             and words[v - 3] in ("willing", "happy", "glad", "ready")))  # "willing to sacrifice it"
-                    and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
-                or (v > 1 and words[v - 1] == "you" and words[v - 2] in GIVE_VERBS)  # "give you all of it"
-            ):
-                own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
-                    ["is", "yours"], ["are", "yours"]) else set()  # "3 wood and it's yours": not the price
-                item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
-                if item is not None:
-                    out.append(_Hit(i, item[0], item[1], True))
-        for i in [i for i, w in enumerate(words) if w in _STOCK_NOUNS] if not OWNED.isdisjoint(words) else ():
-            # "I can part with a lot of my supply": the speaker's stock of the good named last (R11)
+                    hits.append(_Hit(i, item[0], None, left_out=True))
+            return hits
+        number = _bare_number(w)
+        after_one = i + 1
+        while after_one < n and words[after_one] in _FILLERS and words[after_one] != "of" and \
+                tags[after_one] is None:
+            after_one += 1  # "I get one package": the noun left out after a measure word
+        if w == "one" and i > 0 and (words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least",
+                                                        "receive") or words[i - 2:i] == ["on", "to"]) and (
+                after_one == n or words[after_one] in (",", "and", "if", "for", "then", "too")) or (
+                w == "one" and words[after_one:after_one + 1] == ["for"] and words[after_one + 1:after_one + 2] in (
+                    ["me"], ["you"], ["us"], ["myself"])):
+            number = 1  # "if I can have one"; (v8) "2 for me, and one for you": a share, its noun left out
+        if number is not None and i + 1 < n and words[i + 1] == "each":
+            return hits  # "2 each": read by the clause (rule 7)
+        if words[i + 1:i + 3] == ["of", "each"] and (number is not None or w == "one"):
+            number = 1 if number is None else number
+            # (v8) "I will take one of each": the number of every good named before it in its clause (else in
+            # the message), each left out; read at the three words "N of each" (one good a word)
+            named = [h.item for h in every if clause.first <= h.at < clause.first + i] or \
+                [h.item for h in every if h.at < clause.first + i]
+            for k, good in enumerate(list(dict.fromkeys(named))[:3]):
+                hits.append(_Hit(i + k, good, number, left_out=True))
+            return hits
+        if number is not None:
+            prev = words[i - 1] if i else ""
+            if prev in ("at", "by", "until", "till", "in", "tick", "turn", "round", "$", "x", "top", "than",
+                        "from", "about", "around", "within", "after", "before", "every", "per", "of",
+                        "only", "last", "first", "the", "to", "out", "not") and words[i - 2:i] != ["on", "to"] or (
+                            i and tags[i - 1] is not None):  # (v8) "hang on to one": a number, the noun left out
+                return hits
+            j = i + 1
+            while j < n and words[j] in _FILLERS and tags[j] is None:
+                j += 1
+            if j < n and tags[j] is not None:
+                return hits  # "3 packages of water": the item's own number
+            if j > i + 1 and words[j - 1] == "of" and j < n and words[j] in ("them", "those", "these", "it", "mine",
+                                                                          "ours", "yours"):
+                j = n  # "you can have 2 of them"; (v8) "I'll give you two of mine": the good named last
+            if j < n and words[j] not in _BARE_FOLLOWERS and not (
+                    words[j] == "a" and j + 1 < n and words[j + 1] in ("unit", "piece", "gram", "pop", "head")):
+                return hits
+            item = self._antecedent(clause.first + i, every, prev, words[i + 1] if i + 1 < n else "")
+            if item is not None:
+                hits.append(_Hit(i, item[0], number, left_out=True))
+            return hits
+        v = i - 2 if i > 2 and words[i - 1] == "of" and words[i - 2] in _PARTITIVE else i  # "have all of that"
+        if (w in ("it", "them") or (w in ("that", "those") and v > 2 and words[v - 3] == "you" and words[v - 2] in (
+                "can", "may") and words[v - 1] in ("have", "take", "keep") and (
+                i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS))) and (
+            (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
+            or (v > 0 and words[v - 1] in _HANDING_VERBS and v > 1
+                and (words[v - 2] not in ("i", "we", "to", "can", "please")
+                     or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
+                     or (words[v - 2] == "to" and words[v - 1] in GIVE_VERBS and v > 2
+                         and words[v - 3] in ("willing", "happy", "glad", "ready")))  # "willing to sacrifice it"
+                and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
+            or (v > 1 and words[v - 1] == "you" and words[v - 2] in GIVE_VERBS)  # "give you all of it"
+        ):
+            own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
+                ["is", "yours"], ["are", "yours"]) else set()  # "3 wood and it's yours": not the price
+            item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
+            if item is not None:
+                hits.append(_Hit(i, item[0], item[1], True))
+        return hits
+
+    def _stock_hits(self, clause: _Clause, every: list[_Hit]) -> list[_Hit]:
+        """Rule 7 (R11): "I can part with a lot of my supply": the speaker's stock of the good named last."""
+        words, tags = clause.words, clause.tags
+        hits: list[_Hit] = []
+        for i in [i for i, w in enumerate(words) if w in _STOCK_NOUNS]:
             if i and words[i - 1] in OWNED and tags[i - 1] is None and words[i + 1:i + 2] != ["of"] and any(
                     w in GIVE_VERBS or (w == "part" and words[k + 1:k + 2] == ["with"])
                     for k, w in enumerate(words[:i])):
                 item = self._antecedent(clause.first + i, [h for h in every if clause.first <= h.at], "",
                                         pronoun=True)  # named in the same clause: "there is water, ..."
                 if item is not None:
-                    out.append(_Hit(i, item[0], None, left_out=True))
-        for i in [i for i, w in enumerate(words) if w in ("much", "many")] if "as" in words else ():
-            # "I need as much as I can get": a noun left out (R12), the good named last before it
+                    hits.append(_Hit(i, item[0], None, left_out=True))
+        return hits
+
+    def _as_much_hits(self, clause: _Clause, every: list[_Hit]) -> list[_Hit]:
+        """Rule 7 (R12): "I need as much as I can get": a noun left out, the good named last before it."""
+        words, tags = clause.words, clause.tags
+        n = len(words)
+        hits: list[_Hit] = []
+        for i in [i for i, w in enumerate(words) if w in ("much", "many")]:
             if 1 < i < n - 1 and words[i - 1] == "as" and words[i + 1] == "as" and (
                     words[i - 2] in RECEIVE_VERBS or words[i - 2] in GIVE_VERBS) and not any(
                     t is not None for t in tags[i + 1:i + 4]):
                 item = self._antecedent(clause.first + i, every, "", pronoun=True)
                 if item is not None:
-                    out.append(_Hit(i, item[0], None, left_out=True))
-        return out
+                    hits.append(_Hit(i, item[0], None, left_out=True))
+        return hits
 
     def _antecedent(self, at: int, every: list[_Hit], prev: str, nxt: str = "",
                     pronoun: bool = False) -> tuple[str, int | None] | None:

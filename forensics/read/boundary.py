@@ -54,7 +54,7 @@ from hashlib import sha256
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from operator import itemgetter
-from typing import Any, Collection, Iterator
+from typing import Any, Collection, Iterator, Mapping
 
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.jsonio import json_text, shown
@@ -197,6 +197,27 @@ class _Season:
     """... and how many more."""
 
 
+def _map_size(archive: Mapping[str, Any]) -> tuple[int, int]:
+    """The map's width and height as the archive's ``config.map`` gives them (:func:`_dimension`)."""
+    config = archive.get("config")
+    config = config if isinstance(config, dict) else {}
+    grid = config.get("map")
+    grid = grid if isinstance(grid, dict) else {}
+    return _dimension(grid.get("width")), _dimension(grid.get("height"))
+
+
+def _withheld(archive: Mapping[str, Any], source: MatchSource) -> dict[int, str]:
+    """Each event id an erratum names (the archive's errata, then the source's own), with the name of the
+    first erratum naming it."""
+    withheld: dict[int, str] = {}
+    for erratum in [*(archive.get("errata") or []), *source.errata]:
+        if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
+            for event_id in erratum["events"]:
+                if isinstance(event_id, int) and not isinstance(event_id, bool):
+                    withheld.setdefault(event_id, erratum_name(erratum))
+    return withheld
+
+
 class MatchRead:
     """A match being read through the boundary (see module docs)."""
 
@@ -220,22 +241,13 @@ class MatchRead:
         self._consumed = False
         self._upcast_cache: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
         archive = source.archive
-        config = archive.get("config")
-        config = config if isinstance(config, dict) else {}
-        grid = config.get("map")
-        grid = grid if isinstance(grid, dict) else {}
-        self.width = _dimension(grid.get("width"))
-        self.height = _dimension(grid.get("height"))
+        self.width, self.height = _map_size(archive)
         for key in ("agents", "errata"):  # contract §4: both are arrays; every reader iterates them
             if archive.get(key) is not None and not isinstance(archive.get(key), list):
                 raise InvalidInput(f"the archive's {key} is not a list: {shown(archive.get(key))}", file=source.name,
                                    field=key)
-        self.errata_events: dict[int, str] = {}
-        for erratum in [*(archive.get("errata") or []), *source.errata]:
-            if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
-                for event_id in erratum["events"]:
-                    if isinstance(event_id, int) and not isinstance(event_id, bool):
-                        self.errata_events.setdefault(event_id, erratum_name(erratum))
+        self.errata_events: dict[int, str] = _withheld(archive, source)
+        """The event ids an erratum names (the archive's, then the source's), each with the first erratum's name."""
         # where the reading stands (the hot path keeps copies in locals and hands them over)
         self._last_id: int | None = None
         """The id of the last record that passed (held or released)."""
@@ -570,27 +582,8 @@ class MatchRead:
         """The general path for one record: every check with its problem, the upcast, v1 seasons."""
         stats = self.stats
         name = self.source.name
-        index, line, data, error = record[:4]
-        text = record[4]
-        self._lone = {}
-        self._written_id = None
-        written_id = None
-        written: dict[tuple[Any, ...], str] = {}
-        if error is not None and text is not None:
-            rescued = with_lone_surrogates(text)
-            if rescued is not None:  # read on: each lone surrogate as U+FFFD, said below
-                data, self._lone = rescued
-                error = None
-                record = RawRecord(index, line, data, None, text)
-        elif type(data) is DocumentEvent:  # an event of a whole document: what its text showed, found there
-            self._lone, written_id, written = data.originals, data.written_id, data.written
-            data = RepeatedKeys(data, data.repeated) if data.repeated else dict(data)
-            record = RawRecord(index, line, data, None, text)
-        if isinstance(data, dict):
-            raw_id = data.get("id")
-            if raw_id is not None and _int_id(raw_id) is None:
-                id_text = _id_as_written(raw_id, text, written_id)
-                self._written_id = (index, id_text) if id_text is not None else None
+        record, data, error, written = self._as_read(record)
+        index, line, text = record[0], record[1], record[4]
         if error is not None:
             stats.invalid += 1
             self._untyped += 1
@@ -602,24 +595,10 @@ class MatchRead:
             self._problem(Problem(name, "an event must be a JSON object", line=line, index=index))
             return
         type_name = usable_type(data.get("type"))
-        if text is not None and not self._repeats_no_key(text, data, type_name):
-            data = RepeatedKeys(data, tuple(key_path(p, k) for p, k in repeated_keys(text)))
-        if isinstance(data, RepeatedKeys):
-            for key in data.repeated:
-                self._problem(Problem(name, f"the key {shown(key)} is repeated in this event; the last value is kept",
-                                      severity="warning", code="repeated-key", event_id=_int_id(data.get("id")),
-                                      line=line, index=index, path="$", event_type=type_name))
-            data = dict(data)
+        data = self._keys_once(data, text, type_name, line, index)
         if self._lone:
             self._say_lone_surrogates(_int_id(data.get("id")), line, index, type_name)
-        data, numbers = as_integers(data, _checker().integer_paths(type_name))
-        if numbers and text is not None:
-            numbers = as_written(numbers, text)
-        elif numbers and self.source.number_texts is not None:
-            # a whole document's: the texts of the numbers a double may not be, found there
-            numbers = as_written(numbers, None, self.source.number_texts(index))
-        elif numbers and written:  # a whole document's (a server's page): the texts found there
-            numbers = as_written(numbers, None, written)
+        data, numbers = self._integers(data, text, index, type_name, written)
         if not self.validate and (data.get("schemaVersion") == 3 or not _read_version(data)):
             yield from self._unchecked(data, record)
             return
@@ -642,22 +621,7 @@ class MatchRead:
                 stats.invalid += 1
                 self._cold_types[type_name] += 1
                 return
-            bad = self._numbers(numbers, eid, line, index, type_name)
-            bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
-            named = self._schema_paths | self._said_paths
-            if self.match_id is not None and "$.matchId" not in named:
-                event_match = data.get("matchId")
-                if "matchId" in data and event_match != self.match_id:  # a null one too (a v1 record may omit it)
-                    self._problem(Problem(name, f"matchId {shown(event_match, 40, json_literals=True)} differs from "
-                                                f"the export's {self.match_id}", code="match-id", event_id=eid, line=line,
-                                          index=index, path="$.matchId", event_type=type_name))
-                    bad = True
-            if type_name in REGION_FIELDS:
-                bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height, named) or bad
-            if type_name in HASHED_TEXT_TYPES and not named & {"$.payload.text", "$.payload.sha256"}:
-                bad = self._check_hash(data, type_name, eid, line, index) or bad
-            if not bad and eid is not None:
-                bad = not self._in_order(eid, line, index, type_name)
+            bad = self._refused(data, numbers, version, type_name, eid, line, index)
         late = None
         if not bad and self.validate:
             late = self._check_tick(data.get("tick"), version, type_name, eid, line, index)
@@ -665,7 +629,94 @@ class MatchRead:
             stats.invalid += 1
             self._cold_types[type_name] += 1
             return
+        yield from self._hand_over(record, data, version, type_name, eid, late)
 
+    def _as_read(self, record: Any) -> tuple[Any, Any, str | None, dict[tuple[Any, ...], str]]:
+        """The record as the cold path reads it, its data and its parse error, and the texts of its numbers as a
+        whole document wrote them (empty but for a server page's): a line that is not JSON for its lone surrogate escapes alone read
+        on (each as U+FFFD, kept in ``_lone`` to be said); an event of a whole document as its text showed
+        it (repeated keys, lone surrogates, its id as written).  The id as written is kept
+        (``_written_id``) when it is not an integer."""
+        index, line, data, error = record[:4]
+        text = record[4]
+        self._lone = {}
+        self._written_id = None
+        written_id = None
+        written: dict[tuple[Any, ...], str] = {}
+        if error is not None and text is not None:
+            rescued = with_lone_surrogates(text)
+            if rescued is not None:  # read on: each lone surrogate as U+FFFD, said below
+                data, self._lone = rescued
+                error = None
+                record = RawRecord(index, line, data, None, text)
+        elif type(data) is DocumentEvent:  # an event of a whole document: what its text showed, found there
+            self._lone, written_id, written = data.originals, data.written_id, data.written
+            data = RepeatedKeys(data, data.repeated) if data.repeated else dict(data)
+            record = RawRecord(index, line, data, None, text)
+        if isinstance(data, dict):
+            raw_id = data.get("id")
+            if raw_id is not None and _int_id(raw_id) is None:
+                id_text = _id_as_written(raw_id, text, written_id)
+                self._written_id = (index, id_text) if id_text is not None else None
+        return record, data, error, written
+
+    def _keys_once(self, data: dict[str, Any], text: bytes | None, type_name: str, line: int | None,
+                   index: int) -> dict[str, Any]:
+        """``data`` with each repeated key said (a warning; the last value is kept, as parsed)."""
+        if text is not None and not self._repeats_no_key(text, data, type_name):
+            data = RepeatedKeys(data, tuple(key_path(p, k) for p, k in repeated_keys(text)))
+        if isinstance(data, RepeatedKeys):
+            for key in data.repeated:
+                self._problem(Problem(self.source.name, f"the key {shown(key)} is repeated in this event; the last "
+                                                        "value is kept", severity="warning", code="repeated-key",
+                                      event_id=_int_id(data.get("id")), line=line, index=index, path="$",
+                                      event_type=type_name))
+            data = dict(data)
+        return data
+
+    def _integers(self, data: dict[str, Any], text: bytes | None, index: int, type_name: str,
+                  written: dict[tuple[Any, ...], str]) -> tuple[dict[str, Any], Any]:
+        """``data`` with the integers its type's schema wants as integers, and the numbers that are not (each
+        with its text as written, where the line, the whole document or a server's page shows it)."""
+        data, numbers = as_integers(data, _checker().integer_paths(type_name))
+        if numbers and text is not None:
+            numbers = as_written(numbers, text)
+        elif numbers and self.source.number_texts is not None:
+            # a whole document's: the texts of the numbers a double may not be, found there
+            numbers = as_written(numbers, None, self.source.number_texts(index))
+        elif numbers and written:  # a whole document's (a server's page): the texts found there
+            numbers = as_written(numbers, None, written)
+        return data, numbers
+
+    def _refused(self, data: dict[str, Any], numbers: Any, version: Any, type_name: str, eid: int | None,
+                 line: int | None, index: int) -> bool:
+        """Every check of a record whose version is known, each refusal said: its numbers, its schema, its match
+        id, its regions on the map, its text's hash, its id's order (none about a field a check before it
+        named)."""
+        name = self.source.name
+        bad = self._numbers(numbers, eid, line, index, type_name)
+        bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
+        named = self._schema_paths | self._said_paths
+        if self.match_id is not None and "$.matchId" not in named:
+            event_match = data.get("matchId")
+            if "matchId" in data and event_match != self.match_id:  # a null one too (a v1 record may omit it)
+                self._problem(Problem(name, f"matchId {shown(event_match, 40, json_literals=True)} differs from "
+                                            f"the export's {self.match_id}", code="match-id", event_id=eid, line=line,
+                                      index=index, path="$.matchId", event_type=type_name))
+                bad = True
+        if type_name in REGION_FIELDS:
+            bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height, named) or bad
+        if type_name in HASHED_TEXT_TYPES and not named & {"$.payload.text", "$.payload.sha256"}:
+            bad = self._check_hash(data, type_name, eid, line, index) or bad
+        if not bad and eid is not None:
+            bad = not self._in_order(eid, line, index, type_name)
+        return bad
+
+    def _hand_over(self, record: Any, data: dict[str, Any], version: Any, type_name: str, eid: int | None,
+                   late: Any) -> Iterator[dict[str, Any]]:
+        """A record that passed: upcast to v3 (a v1 season's first record may start over), the record held
+        before it released, and this one held in its place (released at once with validation off: nothing
+        to order by)."""
         if version != 3:
             cached = self._upcast_cache
             produced = cached[1] if cached is not None and cached[0] is data else upcast(data, self.match_id)
@@ -987,8 +1038,6 @@ class MatchRead:
     ) -> bool:
         """Schema checks; returns True when the record is invalid."""
         name = self.source.name
-        known = checker.types
-        strict = self.strict
         if version not in (1, 2, 3) or isinstance(version, bool):
             self._problem(
                 Problem(
@@ -1009,32 +1058,46 @@ class MatchRead:
                                   event_id=eid, line=line, index=index, path=f"$.{mark}", event_type=type_name))
         if marks:
             return True
-        if type_name not in known:
-            envelope = checker.envelope(version)
-            if not envelope.is_valid(data):
-                self._report(envelope, data, eid, line, index, type_name)
-                return True
-            self.stats.unknown_types[type_name] += 1
-            self._problem(
-                Problem(
-                    name,
-                    f"unknown event type {shown(type_name)}: kept and counted, not analysed",
-                    severity="error" if strict else "warning",
-                    code="unknown-type",
-                    event_id=eid,
-                    line=line,
-                    index=index,
-                    path="$.type",
-                    event_type=type_name,
-                )
-            )
-            return strict
+        if type_name not in checker.types:
+            return self._check_unknown_type(checker, data, version, type_name, eid, line, index)
         if version == 3:
             whole = checker.whole(type_name)
             if whole.is_valid(data):
                 return False
             self._report(whole, data, eid, line, index, type_name)
             return True
+        return self._check_upcast(checker, data, version, type_name, eid, line, index)
+
+    def _check_unknown_type(self, checker: EventChecker, data: dict[str, Any], version: Any, type_name: str,
+                            eid: int | None, line: int | None, index: int) -> bool:
+        """A record of a type this tool does not know: its envelope checked; kept and counted, said (an error
+        when reading strictly, which refuses it)."""
+        envelope = checker.envelope(version)
+        if not envelope.is_valid(data):
+            self._report(envelope, data, eid, line, index, type_name)
+            return True
+        self.stats.unknown_types[type_name] += 1
+        self._problem(
+            Problem(
+                self.source.name,
+                f"unknown event type {shown(type_name)}: kept and counted, not analysed",
+                severity="error" if self.strict else "warning",
+                code="unknown-type",
+                event_id=eid,
+                line=line,
+                index=index,
+                path="$.type",
+                event_type=type_name,
+            )
+        )
+        return self.strict
+
+    def _check_upcast(self, checker: EventChecker, data: dict[str, Any], version: Any, type_name: str,
+                      eid: int | None, line: int | None, index: int) -> bool:
+        """A v1 or v2 record: its envelope, then what the upcast makes of it, each event checked against its
+        v3 type's schema (a v1 record's stored ``private`` the upcast would overwrite is refused); the upcast
+        kept for the cold path to hand on."""
+        name = self.source.name
         envelope = checker.envelope(version)
         if not envelope.is_valid(data):
             self._report(envelope, data, eid, line, index, type_name)
