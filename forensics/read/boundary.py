@@ -621,7 +621,7 @@ class MatchRead:
                 stats.invalid += 1
                 self._cold_types[type_name] += 1
                 return
-            bad = self._refused(data, numbers, version, type_name, eid, line, index)
+            bad = self._fails_checks(data, numbers, version, type_name, eid, line, index)
         late = None
         if not bad and self.validate:
             late = self._check_tick(data.get("tick"), version, type_name, eid, line, index)
@@ -688,11 +688,11 @@ class MatchRead:
             numbers = as_written(numbers, None, written)
         return data, numbers
 
-    def _refused(self, data: dict[str, Any], numbers: Any, version: Any, type_name: str, eid: int | None,
-                 line: int | None, index: int) -> bool:
-        """Every check of a record whose version is known, each refusal said: its numbers, its schema, its match
-        id, its regions on the map, its text's hash, its id's order (none about a field a check before it
-        named)."""
+    def _fails_checks(self, data: dict[str, Any], numbers: Any, version: Any, type_name: str, eid: int | None,
+                      line: int | None, index: int) -> bool:
+        """Every check of a record whose version is known, each refusal said; True when one refused it: its
+        numbers, its schema, its match id, its regions on the map, its text's hash, its id's order (none about
+        a field a check before it named)."""
         name = self.source.name
         bad = self._numbers(numbers, eid, line, index, type_name)
         bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
