@@ -79,6 +79,7 @@ from daishi_forensics.errors import BadSetting, DuplicateMatch, ForensicsError, 
 from daishi_forensics.read.boundary import MatchRead
 from daishi_forensics.report.assembly import behavior_report
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
+from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.injection.secrets import scrub as scrub_secrets
 
 __all__ = [
@@ -687,56 +688,18 @@ def export_match(
     scrubbed = scrub
     batches = _EventBatches(EVENT_SCHEMA, batch_rows, include_private, _cached(scrub_secrets) if scrub else None)
     source = _noting_exact_ints(source, batches.exact)
-    folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
-    tmps: dict[str, Path] = {}
-    locks: list[int] = []
-    commit: Path | None = None  # the commit record, while the replacement it decided is under way
-
-    def tmp_for(name: str) -> Path:
-        tmps[name], lock = _tmp_in(out_dir)
-        if lock is not None:
-            locks.append(lock)
-        return tmps[name]
-
+    staged = _Staged(out_dir)
     try:
-        tmp_for("events")
         schema = EVENT_SCHEMA.with_metadata(_metadata("events", include_private, scrubbed))
-        with pq.ParquetWriter(tmps["events"], schema, compression="zstd") as writer:
-            def sink(event: dict[str, Any]) -> None:
-                batch = batches.add(event)
-                if batch is not None:
-                    writer.write_batch(batch)
-
-            analysis = analyze(_TappedRead(source, sink))
-            last = batches.flush()
-            if last is not None:
-                writer.write_batch(last)
+        analysis = _write_events(staged.tmp_for("events"), schema, source, batches)
         report = behavior_report(analysis, all_pairs=True)  # the pairs table holds every pair
         seats, pairs = seat_rows(report), pair_rows(report)
         for name, rows, table_schema in (("seats", seats, SEAT_SCHEMA), ("pairs", pairs, PAIR_SCHEMA)):
-            tmp_for(name)
             table = _table(rows, table_schema.with_metadata(_metadata(name, include_private, scrubbed)))
-            pq.write_table(table, tmps[name], compression="zstd")
-        commit, lock = _write_commit(out_dir, [(tmp.name, f"{name}/{partition}/part-0.parquet")
-                                               for name, tmp in tmps.items()])
-        if lock is not None:
-            locks.append(lock)
-        _UNDER_WAY.add(commit)
-        for name, tmp in tmps.items():  # decided: from here on the replacement is finished, now or later
-            folders[name].mkdir(parents=True, exist_ok=True)
-            _swap(tmp, folders[name] / "part-0.parquet")
-        commit.unlink()
-        _UNDER_WAY.discard(commit)
-        commit = None
+            pq.write_table(table, staged.tmp_for(name), compression="zstd")
+        staged.swap_in(partition)
     finally:
-        if commit is not None:
-            _UNDER_WAY.discard(commit)  # failed: the next export to out_dir finishes it
-        if commit is None:  # not decided, or done: nothing of it is left
-            for tmp in tmps.values():
-                tmp.unlink(missing_ok=True)
-        for lock in locks:
-            os.close(lock)
-        _drop_if_empty(out_dir / TMP_FOLDER)
+        staged.close()
     invalid = int(report["source"]["invalid"])
     truncated = tuple(analysis.read.stats.truncated or ())
     return MatchExport(
@@ -751,6 +714,70 @@ def export_match(
         exit_code=exitcodes.FINDINGS if invalid or truncated else exitcodes.OK,
         notes=tuple(source.notes),
     )
+
+
+def _write_events(path: Path, schema: pa.Schema, source: MatchSource, batches: _EventBatches) -> MatchAnalysis:
+    """The match analysed, every event it reads written to the events table at ``path`` as it goes (one read)."""
+    with pq.ParquetWriter(path, schema, compression="zstd") as writer:
+        def sink(event: dict[str, Any]) -> None:
+            batch = batches.add(event)
+            if batch is not None:
+                writer.write_batch(batch)
+
+        analysis = analyze(_TappedRead(source, sink))
+        last = batches.flush()
+        if last is not None:
+            writer.write_batch(last)
+    return analysis
+
+
+class _Staged:
+    """One match's tables written beside ``out_dir`` (in :data:`TMP_FOLDER`, each temp file locked), then put
+    in place together: a commit record names every rename before the first one, so that an export killed
+    half-way is finished by the next (:func:`finish_replacements`); one that fails before deciding leaves
+    nothing of it."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.tmps: dict[str, Path] = {}
+        self.locks: list[int] = []
+        self.commit: Path | None = None
+        """The commit record, while the replacement it decided is under way."""
+
+    def tmp_for(self, name: str) -> Path:
+        """A new temp file for table ``name``, locked while this export runs."""
+        self.tmps[name], lock = _tmp_in(self.out_dir)
+        if lock is not None:
+            self.locks.append(lock)
+        return self.tmps[name]
+
+    def swap_in(self, partition: str) -> None:
+        """Decide the replacement (the commit record), then rename each table into its partition."""
+        folders = {t: self.out_dir / t / partition for t in ("events", "seats", "pairs")}
+        commit, lock = _write_commit(self.out_dir, [(tmp.name, f"{name}/{partition}/part-0.parquet")
+                                                    for name, tmp in self.tmps.items()])
+        self.commit = commit
+        if lock is not None:
+            self.locks.append(lock)
+        _UNDER_WAY.add(commit)
+        for name, tmp in self.tmps.items():  # decided: from here on the replacement is finished, now or later
+            folders[name].mkdir(parents=True, exist_ok=True)
+            _swap(tmp, folders[name] / "part-0.parquet")
+        commit.unlink()
+        _UNDER_WAY.discard(commit)
+        self.commit = None
+
+    def close(self) -> None:
+        """Done or failed: a decided replacement left for the next export to finish, an undecided one's temp
+        files removed, the locks released."""
+        if self.commit is not None:
+            _UNDER_WAY.discard(self.commit)  # failed: the next export to out_dir finishes it
+        if self.commit is None:  # not decided, or done: nothing of it is left
+            for tmp in self.tmps.values():
+                tmp.unlink(missing_ok=True)
+        for lock in self.locks:
+            os.close(lock)
+        _drop_if_empty(self.out_dir / TMP_FOLDER)
 
 
 def _cached(scrub: Callable[[str], str]) -> Callable[[str], str]:
