@@ -35,15 +35,10 @@ def _pair(x: str, y: str) -> list[str]:
     return [x, y] if x < y else [y, x]
 
 
-def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
-    """The ground truth of a finished simulation."""
-    planted: list[dict[str, Any]] = []
-    probes: list[dict[str, Any]] = []
-    propagation: list[dict[str, Any]] = []
-    for b in sim.behaviors:
-        b.report(planted, probes, propagation)
-    planted.sort(key=lambda p: (p["kind"], p["agents"]))
-    probes.sort(key=lambda p: (p["probeEventId"], p["target"]))
+def _honest_suspicious(sim: Simulation, planted: list[dict[str, Any]]) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """The honest pairs a screen might take for collusion (the organic play's strong seller and its buyers, frequent
+    traders, rivals, neighbours, a lopsided but fair pair, seats of one operator, a scarce good's seller and buyers,
+    favoured partners), by (kind, pair); none between two seats of one plant."""
     groups = [set(p["agents"]) | set(p.get("refillers", [])) for p in planted]
 
     def together(x: str, y: str) -> bool:
@@ -104,7 +99,20 @@ def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
             for y in ys:
                 if sim.pair_trades(sim.by_id[x], sim.by_id[y]) >= 3:
                     add("favoured_partners", x, y, trades=sim.pair_trades(sim.by_id[x], sim.by_id[y]))
+    return honest
 
+
+def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
+    """The ground truth of a finished simulation."""
+    planted: list[dict[str, Any]] = []
+    probes: list[dict[str, Any]] = []
+    propagation: list[dict[str, Any]] = []
+    for b in sim.behaviors:
+        b.report(planted, probes, propagation)
+    planted.sort(key=lambda p: (p["kind"], p["agents"]))
+    probes.sort(key=lambda p: (p["probeEventId"], p["target"]))
+    honest = _honest_suspicious(sim, planted)
+    noise = sim.organic.get("noise")
     agents = [{"agentId": a.id, "seat": a.seat, "name": a.name, "role": a.role, "operator": a.operator,
                "tags": sorted(set(a.tags))} for a in sim.agents]
     return {

@@ -225,20 +225,34 @@ def write_export(out_dir: Path, match_id: str, form: str, events: Iterable[dict[
     except OSError as exc:
         raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(out_dir)) from None
     if form.startswith("folder"):
-        name = "events.jsonl.gz" if gz else "events.jsonl"
-        other = path / ("events.jsonl" if gz else "events.jsonl.gz")
-        if other.exists():
-            other.unlink()
-        with ExitStack() as stack:
-            _write_events(_open(stack, path / name, gz), events, b"\n", True)
-        write_file(path / "archive.json", pretty_dumps(archive()), regular_only=True)
-        rep = path / "report.json"
-        if report is not None:
-            write_file(rep, pretty_dumps(report), regular_only=True)
-        elif rep.exists():
-            rep.unlink()
-        return path
-    bundle = form.startswith("bundle")
+        _write_folder(path, gz, events, archive, report)
+    else:
+        _write_file(out_dir, path, match_id, form.startswith("bundle"), gz, events, archive, report, archive_known)
+    return path
+
+
+def _write_folder(path: Path, gz: bool, events: Iterable[dict[str, Any]], archive: Callable[[], dict[str, Any]],
+                  report: dict[str, Any] | None) -> None:
+    """The folder form: the events file (the other compression's removed), ``archive.json``, and ``report.json``
+    (removed when there is none)."""
+    name = "events.jsonl.gz" if gz else "events.jsonl"
+    other = path / ("events.jsonl" if gz else "events.jsonl.gz")
+    if other.exists():
+        other.unlink()
+    with ExitStack() as stack:
+        _write_events(_open(stack, path / name, gz), events, b"\n", True)
+    write_file(path / "archive.json", pretty_dumps(archive()), regular_only=True)
+    rep = path / "report.json"
+    if report is not None:
+        write_file(rep, pretty_dumps(report), regular_only=True)
+    elif rep.exists():
+        rep.unlink()
+
+
+def _write_file(out_dir: Path, path: Path, match_id: str, bundle: bool, gz: bool, events: Iterable[dict[str, Any]],
+                archive: Callable[[], dict[str, Any]], report: dict[str, Any] | None, archive_known: bool) -> None:
+    """A stream (a header line, then an event a line) or a bundle (one document, the events spliced in after its
+    archive); with the archive known only after the events, the events spooled beside the output first."""
     sep = b",\n" if bundle else b"\n"
 
     def prefix(arch: dict[str, Any]) -> bytes:
@@ -262,7 +276,7 @@ def write_export(out_dir: Path, match_id: str, form: str, events: Iterable[dict[
             fh.write(prefix(arch))
             _write_events(fh, events, sep, not bundle)
             fh.write(suffix(arch))
-        return path
+        return
     spool = out_dir / f".{match_id}.{os.getpid()}.spool"
     try:
         try:
@@ -280,7 +294,6 @@ def write_export(out_dir: Path, match_id: str, form: str, events: Iterable[dict[
     finally:
         if spool.exists():
             spool.unlink()
-    return path
 
 
 def iter_downgraded(events: Iterable[dict[str, Any]], version: int) -> Iterator[dict[str, Any]]:
