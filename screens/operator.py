@@ -108,8 +108,9 @@ def _seat_pair(view: TransferView, params: Mapping[str, Any], op: Any, a: Any, b
                result: tuple[float, float, float, int] | None, notes: list[str]) -> tuple[Candidate, Test] | None:
     """Two seats of operator ``op`` (module rules ``duplicate_slot`` and ``shared_operator``): the candidate and
     its test when value moved one way between them by the feeder screen's test (``result``: its p-value, the
-    least it could reach, the signed sum, positive when the pair's first seat gave, and the count), at least ``min_value`` typical exchanges and at least
-    ``min_giver_share`` of all the giver handed anyone; else None (two seats of one model noted)."""
+    least it could reach, the signed sum, positive when the pair's first seat gave, and the count), at least
+    ``min_value`` typical exchanges and at least ``min_giver_share`` of all the giver handed anyone; else None (two
+    seats of one model noted)."""
     scale = view.scale
     model = view.attr(a, "model")
     same = model is not None and model == view.attr(b, "model")

@@ -121,13 +121,15 @@ class TransferArrays:
     def tick_mass(self, lo: Any, hi: Any) -> np.ndarray:
         """Share of the graph's transfers whose tick is in ``[lo, hi]`` (vectorised)."""
         st = self.sorted_ticks
-        mass: np.ndarray = (np.searchsorted(st, hi, side="right") - np.searchsorted(st, lo, side="left")) / max(self.size, 1)
+        inside = np.searchsorted(st, hi, side="right") - np.searchsorted(st, lo, side="left")
+        mass: np.ndarray = inside / max(self.size, 1)
         return mass
 
     def value_mass(self, lo: Any, hi: Any) -> np.ndarray:
         """Share of the graph's transfers whose value is in ``[lo, hi]`` (vectorised)."""
         sv = self.sorted_values
-        mass: np.ndarray = (np.searchsorted(sv, hi, side="right") - np.searchsorted(sv, lo, side="left")) / max(self.size, 1)
+        inside = np.searchsorted(sv, hi, side="right") - np.searchsorted(sv, lo, side="left")
+        mass: np.ndarray = inside / max(self.size, 1)
         return mass
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("forensics", "screens", "probes", "cli", "schemas")
+from .test_layers import MODULES, ROOT
 
 LIMIT = 100
 """Lines from a function's ``def`` (its decorators left out) to its last line, docstring included."""
@@ -43,8 +42,7 @@ def _functions(path: Path) -> list[tuple[str, int]]:
 
 def _sizes() -> dict[str, int]:
     return {f"{path.relative_to(ROOT).as_posix()}:{name}": lines
-            for folder in FOLDERS for path in sorted((ROOT / folder).rglob("*.py"))
-            for name, lines in _functions(path)}
+            for path in sorted(MODULES.values()) for name, lines in _functions(path)}
 
 
 def test_no_function_grows_past_the_limit() -> None:

@@ -11,27 +11,12 @@ order, imports inside functions included; this holds the order within a room.
 from __future__ import annotations
 
 import ast
+from collections.abc import Container
 from pathlib import Path
 
 import networkx as nx
 
-ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = {"daishi_forensics": ROOT / "forensics", "daishi_forensics.schemas": ROOT / "schemas",
-           "daishi_forensics.screens": ROOT / "screens", "daishi_forensics.probes": ROOT / "probes",
-           "daishi_forensics.cli": ROOT / "cli"}
-
-
-def _modules() -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for package, folder in FOLDERS.items():
-        for path in sorted(folder.rglob("*.py")):
-            parts = list(path.relative_to(folder).with_suffix("").parts)
-            if package == "daishi_forensics" and parts[0] in ("schemas", "screens", "probes", "cli"):
-                continue  # (a folder of its own, installed under this name)
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            found[".".join([package, *parts])] = path
-    return found
+from .test_layers import MODULES, imported, package_of
 
 
 def _type_checking(test: ast.expr) -> bool:
@@ -39,9 +24,9 @@ def _type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def load_time_imports(module: str, path: Path, modules: set[str]) -> set[str]:
+def load_time_imports(module: str, path: Path, modules: Container[str]) -> set[str]:
     """The package's modules ``module`` imports as it loads (module docstring)."""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    package = package_of(module, path)
     found: set[str] = set()
 
     def visit(body: list[ast.stmt]) -> None:
@@ -51,17 +36,7 @@ def load_time_imports(module: str, path: Path, modules: set[str]) -> set[str]:
             if isinstance(node, ast.If) and _type_checking(node.test):
                 visit(node.orelse)
                 continue
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    base = ".".join(parts + ([node.module] if node.module else []))
-                named = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules]
-                found.update(named)
-                if len(named) < len(node.names):
-                    found.add(base)
+            found.update(imported(node, package, modules))
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(node, field, None)
                 if isinstance(inner, list):
@@ -74,11 +49,10 @@ def load_time_imports(module: str, path: Path, modules: set[str]) -> set[str]:
 
 
 def test_no_module_imports_back_one_that_imports_it_as_it_loads() -> None:
-    modules = _modules()
     graph = nx.DiGraph()
-    for name, path in modules.items():
+    for name, path in MODULES.items():
         graph.add_node(name)
-        graph.add_edges_from((name, other) for other in load_time_imports(name, path, set(modules)))
+        graph.add_edges_from((name, other) for other in load_time_imports(name, path, MODULES))
     cycles = sorted(sorted(cycle) for cycle in nx.simple_cycles(graph))
     assert cycles == []
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Container
 from pathlib import Path
 
 import pytest
@@ -73,22 +74,33 @@ def room(module: str) -> str | None:
     raise AssertionError(f"{module} is in no room: add it to a room (tests/test_layers.py, docs/ARCHITECTURE.md)")
 
 
+def package_of(module: str, path: Path) -> str:
+    """The package a module's relative imports start from (the module itself for an ``__init__.py``)."""
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def imported(node: ast.stmt, package: str, known: Container[str]) -> list[str]:
+    """What an import statement of a module in ``package`` imports: each ``import``'s names; for ``from X import
+    name``, ``X.name`` when it is one of the ``known`` modules, else ``X`` (relative ``X`` resolved)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    base = node.module or ""
+    if node.level:
+        parts = package.split(".")
+        parts = parts[: len(parts) - node.level + 1]
+        base = ".".join(parts) + ("." + base if base else "")
+    return [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+
+
 def imports(module: str, path: Path) -> set[str]:
     """Every daishi_forensics module the file imports (statements anywhere, and lazy pass names)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    package = package_of(module, path)
     found: set[str] = set()
     for node in ast.walk(tree):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parts = parts[: len(parts) - node.level + 1]
-                base = ".".join(parts) + ("." + base if base else "")
-            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        names = imported(node, package, MODULES) if isinstance(node, ast.stmt) else []
         for name in names:
             if name.startswith("daishi_forensics"):
                 while name not in MODULES and "." in name:

@@ -632,11 +632,11 @@ class MatchRead:
         yield from self._hand_over(record, data, version, type_name, eid, late)
 
     def _as_read(self, record: Any) -> tuple[Any, Any, str | None, dict[tuple[Any, ...], str]]:
-        """The record as the cold path reads it, its data and its parse error, and the texts of its numbers as a
-        whole document wrote them (empty but for a server page's): a line that is not JSON for its lone surrogate escapes alone read
-        on (each as U+FFFD, kept in ``_lone`` to be said); an event of a whole document as its text showed
-        it (repeated keys, lone surrogates, its id as written).  The id as written is kept
-        (``_written_id``) when it is not an integer."""
+        """The record as the cold path reads it, its data and its parse error, and the texts of its numbers as
+        a whole document wrote them (empty but for a server page's): a line that is not JSON for its lone
+        surrogate escapes alone read on (each as U+FFFD, kept in ``_lone`` to be said); an event of a whole
+        document as its text showed it (repeated keys, lone surrogates, its id as written).  The id as
+        written is kept (``_written_id``) when it is not an integer."""
         index, line, data, error = record[:4]
         text = record[4]
         self._lone = {}
