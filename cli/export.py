@@ -37,8 +37,9 @@ def __getattr__(name: str) -> Any:
 
 EXPORT_EPILOG = exitcodes.epilog(
     ok="exported",
-    findings="exported, but an input held invalid records (left out; how many is said on stderr) or its log is "
-             "truncated (the archive says more happened than it holds; said on stderr)",
+    findings="exported, but an input held invalid records (left out; how many is said on stderr), a header that "
+             "fails its schemas (the archive read as it stands; said on stderr) or its log is truncated (the archive "
+             "says more happened than it holds; said on stderr)",
     usage="usage error, or two targets are one match (the second is refused; the others are exported)",
     output="the tables could not be written (--parquet naming a file, a full disk, no permission)",
     unreadable="some input could not be read, or a folder given holds no match (the others are exported)",
@@ -56,7 +57,8 @@ EXPORT_EPILOG = exitcodes.epilog(
               help="Events per record batch and Parquet row group.")
 @click.option("-q", "--quiet", is_flag=True, callback=not_both,
               help="Print nothing but errors and the warning that gives the reason for an exit 1 (invalid records "
-                   "left out of the export, or a truncated log); no progress line either. Not with --progress.")
+                   "left out of the export, a header that fails its schemas, or a truncated log); no progress line "
+                   "either. Not with --progress.")
 @click.option("--progress", "progress", is_flag=True, callback=not_both,
               help="Print the progress line even when stderr is not a terminal (a CI log). Not with --quiet.")
 @input_options
@@ -97,6 +99,10 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
             say(f"daishi-forensics: warning: {done.target}: {done.invalid} invalid {records} left out of the export "
                 f"(not events of the match): daishi-forensics validate {shlex.quote(done.target)} lists each with "
                 "its line and field", err=True)
+        if done.invalid_header:  # the reason for exit 1, said even with --quiet
+            say(f"daishi-forensics: warning: {done.target}: the match's header fails validation in "
+                f"{count(done.invalid_header, 'place')} (the first: {done.header_error}); exported as it stands: "
+                f"daishi-forensics validate {shlex.quote(done.target)} lists each", err=True)
         if done.truncated:  # as validate, screen and score say it: a reason for exit 1, said even with --quiet
             say(f"daishi-forensics: warning: {done.target}: the log is truncated: {'; '.join(done.truncated)}; "
                 "exported as it is, without what it no longer holds", err=True)

@@ -42,7 +42,8 @@ INJECTION_TIERS = ("hijack", "protocol")
 
 @click.command(epilog=exitcodes.epilog(
     findings="findings: a hijack- or protocol-tier message was echoed by another agent, or the log held invalid "
-             "records (left out: how many is said) or ends before the match did (truncated)")
+             "records (left out: how many is said) or ends before the match did (truncated), or its header fails its "
+             "schema (read as it stands: said)")
     + " Example: daishi-forensics propagation m_demo --injections (the demo's planted injection, echoed: exit 1)")
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
@@ -100,7 +101,8 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
         prop = propagation_of(analysis)
         messages = analysis.passes["exposure"].result().messages
         stats = analysis.read.stats
-        notes = _read_notes(stats)
+        header = [p for p in analysis.read.header_problems() if p.severity == "error"]
+        notes = _read_notes(stats, header)
         line.stage("writing the chains" + (" (scrubbing their texts)" if scrub else ""))
         if fmt == "text":
             head, _, rest = tree_text(
@@ -116,6 +118,7 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
                 "propagation": _scrubbed(prop.to_json(), messages) if scrub else prop.to_json(),
                 "read": {
                     "invalidRecords": stats.invalid,
+                    **({"invalidHeader": len(header)} if header else {}),
                     "truncated": list(stats.truncated),
                     "excludedByErrata": sorted(stats.excluded_by_errata),
                 },
@@ -128,10 +131,11 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     write_output(text, output)
     for note in analysis.read.source.notes:  # what the read accepted: a byte-order mark, a misnamed file
         say(f"daishi-forensics: note: {note}", err=True)
-    for note in notes[: bool(stats.invalid) + bool(stats.truncated)]:  # the findings: said with --quiet, JSON too
+    found = bool(stats.invalid) + bool(stats.truncated) + bool(header)
+    for note in notes[:found]:  # the findings: said with --quiet, JSON too
         say(f"daishi-forensics: warning: {target}: {note}", err=True)
     echoed = any(c.tier in INJECTION_TIERS and c.reach > 0 for c in prop.chains)
-    raise SystemExit(exitcodes.FINDINGS if echoed or stats.invalid or stats.truncated else exitcodes.OK)
+    raise SystemExit(exitcodes.FINDINGS if echoed or found else exitcodes.OK)
 
 
 def _scrubbed(prop: dict[str, Any], messages: Any) -> dict[str, Any]:
@@ -139,9 +143,10 @@ def _scrubbed(prop: dict[str, Any], messages: Any) -> dict[str, Any]:
     return {**prop, "edges": scrubbed_edges(prop.get("edges") or [], messages)}
 
 
-def _read_notes(stats: Any) -> list[str]:
-    """What the read boundary kept out of the chains, one sentence each: invalid records and a truncated
-    log first (each a finding), then the events errata withheld."""
+def _read_notes(stats: Any, header: list[Any]) -> list[str]:
+    """What the read boundary kept out of the chains or read as it stands, one sentence each: invalid records, a
+    truncated log and the ``header``'s errors (the archive against its schema: its seats' names and roles are read
+    as they stand) first (each a finding), then the events errata withheld."""
     notes = []
     if stats.invalid:
         notes.append(f"{count(stats.invalid, 'invalid record')} {'was' if stats.invalid == 1 else 'were'} left out "
@@ -149,6 +154,10 @@ def _read_notes(stats: Any) -> list[str]:
                      "(run `daishi-forensics validate` for every problem)")
     if stats.truncated:
         notes.append("the log ends before the match did (truncated): " + "; ".join(stats.truncated))
+    if header:
+        notes.append(f"the match's header fails validation in {count(len(header), 'place')} (the first: "
+                     f"{header[0].path}: {header[0].message}): read as it stands "
+                     "(run `daishi-forensics validate` for every problem)")
     if stats.excluded_by_errata:
         withheld = len(stats.excluded_by_errata)
         notes.append(f"{count(withheld, 'event')} named by errata never took effect and "

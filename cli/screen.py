@@ -64,7 +64,8 @@ SARIF_CATEGORY_HELP = (
 _EXITS = exitcodes.epilog(
     ok="every match clear",
     findings="a match (or the season) is review or flag, or a match held invalid records or its log is truncated "
-             "(its verdict does not cover the whole match), or no target could be screened (every one invalid)",
+             "(its verdict does not cover the whole match) or its header fails its schema (read as it stands), or "
+             "no target could be screened (every one invalid)",
     usage="usage error (bad option, unusable --config)",
     unreadable="a target could not be read, or holds a match another target holds with another archive or other "
                "events (the others are still screened)",

@@ -2,7 +2,7 @@
 and ``export`` with an internal error (exit 70, "unhashable type: 'list'") where the report set the board
 beside the log's seats; such a row names no agent, as a row without ``agentId`` already did, so the seat that
 acts in the log is reported missing from the archive's agents (a finding, exit 1), and validate and score still
-name the field."""
+name the field; ``behavior`` and ``export`` name it too (the header fails its schema: exit 1)."""
 
 from __future__ import annotations
 
@@ -30,8 +30,11 @@ def test_an_agent_id_that_is_no_text_names_no_agent(tmp_path: Path, agent_id: ob
     missing = [f for f in json.loads(report.stdout)["findings"] if f["kind"] == "agent-not-in-archive"]
     assert [(f["agentId"], f["message"]) for f in missing] == [
         (agent, f"{agent} acts in the log but is missing from the archive's agents")]
+    header_said = [f for f in json.loads(report.stdout)["findings"] if f["kind"] == "invalid-header"]
+    assert [p["path"] for f in header_said for p in f["problems"]] == ["$.archive.agents[0].agentId"]
     exported = CliRunner().invoke(main, ["export", "--parquet", str(tmp_path / "pq"), str(stream)])
-    assert exported.exit_code == 0, exported.output
+    assert exported.exit_code == 1, exported.output  # exported all the same, the header's error said
+    assert "header fails validation in 1 place (the first: $.archive.agents[0].agentId" in exported.stderr
     scored = CliRunner().invoke(main, ["score", str(stream)])
     assert scored.exit_code == 1 and "field agents[0].agentId" in scored.stderr
     validated = CliRunner().invoke(main, ["validate", str(stream)])

@@ -2,7 +2,8 @@
 ``behavior`` and ``export`` with an internal error (exit 70, "'float' object is not iterable") in the report's
 cross-check of the ledger; the cross-check now has no rows to compare, and says so (an ``archive-not-compared``
 finding naming the field, exit 1), as it does of a ledger that is not an object and of a row that is not a pair:
-beside that finding, the report is the one of an archive listing no pairs."""
+beside that finding and the header's (the archive fails its schema there: ``invalid-header``), the report is the
+one of an archive listing no pairs."""
 
 from __future__ import annotations
 
@@ -41,7 +42,10 @@ def test_ledger_pairs_that_are_not_a_list_are_no_rows_not_a_crash(tmp_path: Path
     assert said == [{"kind": "archive-not-compared", "field": "ledger.pairs", "archived": pairs, "recomputed": None,
                      "events": [], "eventCount": 0,
                      "message": f"the archive's ledger.pairs is {kind}, not an array: not compared with the events"}]
-    plain["source"]["findingsCount"] += 1
-    assert {**report, "findings": [f for f in report["findings"] if f not in said]} == plain
+    header = [f for f in report["findings"] if f["kind"] == "invalid-header"]  # and the schema's word for it
+    assert [(f["problemCount"], [p["path"] for p in f["problems"]]) for f in header] == [(1, ["$.archive.ledger.pairs"])]
+    plain["source"]["findingsCount"] += 2
+    assert {**report, "findings": [f for f in report["findings"] if f not in said + header]} == plain
     exported = CliRunner().invoke(main, ["export", "--parquet", str(tmp_path / "pq"), path])
-    assert exported.exit_code == 0, exported.output
+    assert exported.exit_code == 1, exported.output  # exported all the same, the header's error said
+    assert "header fails validation in 1 place (the first: $.archive.ledger.pairs" in exported.stderr

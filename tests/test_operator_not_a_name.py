@@ -1,7 +1,7 @@
 """An archive seat whose ``operator`` is a list or an object (invalid: the schema says a string) stopped
 ``screen`` and ``behavior`` with an internal error (exit 70, "unhashable type: 'list'") in the operator
 screen; the seat is now screened as naming no operator, with a note saying so, and validate still lists the
-field."""
+field (as ``screen`` does, the header failing its schema: exit 1)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def test_an_operator_that_names_nothing_is_a_note_not_a_crash(tmp_path: Path, op
     with_header(stream, header)
     kind = type(operator).__name__
     screened = CliRunner().invoke(main, ["screen", "--format", "json", str(stream)])
-    assert screened.exit_code == 0, screened.output
+    assert screened.exit_code == 1, screened.output  # clear, but the header fails its schema: said, exit 1
+    assert json.loads(screened.output)["matches"][0]["invalidHeader"] == 1
     notes = json.loads(screened.output)["matches"][0]["notes"]
     assert (f"operator: {seat['agentId']}'s operator is a {kind}, which names no operator: the seat is screened "
             "as if it named none") in notes

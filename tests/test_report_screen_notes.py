@@ -27,7 +27,7 @@ def _registered_twice(tmp_path: Path) -> str:
     arch = archive(["a_1", "a_2", "a_3"], ended=10)
     for seat, name, operator in zip(arch["agents"], ("Ash", "<b>Nyx</b>", "Bo"),
                                     ("op_*x*\x1b[2J", "op_*x*\x1b[2J", "other")):
-        seat.update(name=name, operator=operator, model="m-1")
+        seat.update(name=name, operator=operator, model={"model": "m-1"})
     return str(write_match(tmp_path, events, arch))
 
 

@@ -137,15 +137,17 @@ def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
 
 
 def test_cli_help_and_readme_name_every_exit_1() -> None:
-    """A match with invalid records or a truncated log screens 'clear' and exits 1: --help and the README said
+    """A match with invalid records, a truncated log or a header failing its schema screens 'clear' and exits 1:
+    --help and the README said
     only review/flag (and, in the README, nothing of invalid records, a truncated log, 70 or 74)."""
     text = " ".join(CliRunner().invoke(main, ["screen", "--help"]).output.split())
     assert ("1 a match (or the season) is review or flag, or a match held invalid records or its log is truncated "
-            "(its verdict does not cover the whole match), or no target could be screened (every one invalid); "
-            "2 usage error") in text
+            "(its verdict does not cover the whole match) or its header fails its schema (read as it stands), or no "
+            "target could be screened (every one invalid); 2 usage error") in text
     readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
     assert ("Exit codes: 0 all clear, 1 review/flag (or a match held invalid records or its log is truncated, so its "
-            "verdict does not cover the whole match), 2 usage (a bad option, an unusable `--config`), 3 a target "
+            "verdict does not cover the whole match, or its header fails its schema, so the archive's roles, operators "
+            "and models were read as they stand: JSON `invalidHeader`, with a note naming the first field), 2 usage (a bad option, an unusable `--config`), 3 a target "
             "could not be read (the others are still screened), 70 an internal error, 74 the output could not be "
             "written.") in readme
 

@@ -625,10 +625,16 @@ class MatchExport:
     """Invalid records in the input (not events of the match; counted in the report)."""
     truncated: tuple[str, ...] = ()
     """The evidence that the log is truncated (the archive says more happened than it holds), or ``()``."""
+    invalid_header: int = 0
+    """How many errors the header holds (the archive, the published scorecards, the format marker against their
+    schemas: the report's ``invalid-header`` finding); the seats table reads the archive as it stands."""
+    header_error: str | None = None
+    """The header's first error, ``"path: message"`` (with :attr:`invalid_header`)."""
     error: str | None = None
     """The one-line error of a target that could not be read."""
     exit_code: int = exitcodes.OK
-    """0, 1 (the input held invalid records, or its log is truncated), 2 (a match already exported by this run)
+    """0, 1 (the input held invalid records or a header that fails its schemas, or its log is truncated), 2 (a match
+    already exported by this run)
     or 3 (unreadable)."""
     notes: tuple[str, ...] = ()
     """What the read accepted (a byte-order mark read past, a file named for another match; no finding)."""
@@ -644,7 +650,7 @@ class ExportResult:
     @property
     def exit_code(self) -> int:
         """2 if a target was refused as a match exported before, else 3 if any target was
-        unreadable, else 1 if any held invalid records or a truncated log, else 0."""
+        unreadable, else 1 if any held invalid records, a header that fails its schemas or a truncated log, else 0."""
         codes = {m.exit_code for m in self.matches}
         for code in (exitcodes.USAGE, exitcodes.UNREADABLE, exitcodes.FINDINGS):
             if code in codes:
@@ -702,6 +708,7 @@ def export_match(
         staged.close()
     invalid = int(report["source"]["invalid"])
     truncated = tuple(analysis.read.stats.truncated or ())
+    header = next((f for f in report["findings"] if f["kind"] == "invalid-header"), None)
     return MatchExport(
         target=target,
         match_id=partition.split("=", 1)[1],
@@ -711,7 +718,9 @@ def export_match(
         private_left_out=batches.private_left_out,
         invalid=invalid,
         truncated=truncated,
-        exit_code=exitcodes.FINDINGS if invalid or truncated else exitcodes.OK,
+        invalid_header=header["problemCount"] if header else 0,
+        header_error=f"{header['problems'][0]['path']}: {header['problems'][0]['message']}" if header else None,
+        exit_code=exitcodes.FINDINGS if invalid or truncated or header else exitcodes.OK,
         notes=tuple(source.notes),
     )
 

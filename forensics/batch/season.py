@@ -225,7 +225,8 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     ``notScreened``; plus ``seats`` and ``transfers`` (the trade ledger, as in
     :func:`behavior_job`) for the season table, and ``graph`` (the transfer graph, see
     :func:`graph_to_json`) for the season-scale screens.  ``exitCode`` is 1 when the
-    verdict is ``review`` or ``flag``, or the input held invalid records.
+    verdict is ``review`` or ``flag``, or the input held invalid records or a header that fails its schemas
+    (``invalidHeader``: how many errors; the archive is read as it stands).
     """
     from daishi_forensics.screens import load_config, screen_graph
     from daishi_forensics.report.screening import match_graph
@@ -243,14 +244,16 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if source.notes:  # what the read accepted (a byte-order mark, a file named for another match), as screen says it
         result = dataclasses.replace(result, notes=(*source.notes, *result.notes))
     invalid = analysis.read.stats.invalid
+    header = sum(p.severity == "error" for p in analysis.read.header_problems())  # read as it stands, as screen says
     operators = {a["agentId"]: a.get("operator") for a in analysis.archive.get("agents") or []
                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
     ledger = analysis.result("ledger")
     return {
         **result.to_dict(),
-        "exitCode": exitcodes.OK if result.verdict == "clear" and not invalid else exitcodes.FINDINGS,
+        "exitCode": exitcodes.OK if result.verdict == "clear" and not invalid and not header else exitcodes.FINDINGS,
         "matchId": analysis.read.match_id,
         "invalid": invalid,
+        **({"invalidHeader": header} if header else {}),
         "seats": _checked_seats(target, [{"agentId": a, "operator": operators.get(a)} for a in seat_ids(analysis)]),
         "transfers": [
             {"a": p.a, "b": p.b, "aGave": half_up(p.value_a_gave, 2), "bGave": half_up(p.value_b_gave, 2),
@@ -1145,12 +1148,15 @@ def top_flag(flags: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
 
 def findings_reason(match: SeasonMatch) -> str | None:
     """Why a match with findings has them, in a few words, when its verdict is not review or flag (those
-    name their top flag): the error the analysis refused it with, its invalid records, or the behavior
+    name their top flag): the error the analysis refused it with, its invalid records, a header that fails its
+    schemas, or the behavior
     report's findings (how many, and the first one's kind and message).  None for any other match.
 
     >>> m = lambda result, error=None: SeasonMatch("t", "t", "findings", 1, error, None, result)
     >>> findings_reason(m({"invalid": 2, "verdict": "clear"}))
     '2 invalid records'
+    >>> findings_reason(m({"invalid": 0, "invalidHeader": 1, "verdict": "clear"}))
+    'its header fails validation in 1 place'
     >>> findings_reason(m({"report": {"findings": [{"kind": "truncated", "message": "the log ends early"}]}}))
     '1 finding: truncated: the log ends early'
     >>> findings_reason(m(None, "t: wealth 1e15 is out of range"))
@@ -1165,6 +1171,9 @@ def findings_reason(match: SeasonMatch) -> str | None:
     invalid = result.get("invalid")
     if isinstance(invalid, int) and invalid:
         parts.append(f"{invalid} invalid record{'s' if invalid != 1 else ''}")
+    header = result.get("invalidHeader")
+    if isinstance(header, int) and header:
+        parts.append(f"its header fails validation in {header} place{'s' if header != 1 else ''}")
     report = result.get("report")
     found = [f for f in (report.get("findings") or []) if isinstance(f, Mapping)] if isinstance(report, dict) else []
     if found:

@@ -4,9 +4,10 @@ Newer servers stamp ``metrics``, ``ledger``, ``exploration`` and each agent's
 ``aggression`` on the archive.  Where both exist, the events are the evidence:
 each disagreement becomes a :class:`Finding` naming the seat (or pair), the field,
 the archived and the recomputed value, and the events behind it.  Errata applied
-by the read boundary, invalid records, unknown types, v1 seasons dropped and agents
-missing from the archive are findings too, so the report says everything it did
-not take at face value.
+by the read boundary, invalid records, a header that fails its schemas (the archive, the
+published scorecards, the format marker: read as they stand), unknown types, v1 seasons
+dropped and agents missing from the archive are findings too, so the report says everything
+it did not take at face value.
 
 An archived count past 2^53 - 1 (``ledger.pairs[i].trades``, a ``metrics`` count, ``exploration``
 regions, ``aggression``) is no disagreement: the export format holds no such integer, so it is
@@ -23,6 +24,7 @@ from daishi_forensics.errors import InvalidInput
 from daishi_forensics.jsonio import json_kind, shown
 from daishi_forensics.read.archive import MAX_TICK, past_exact
 from daishi_forensics.read.boundary import erratum_name
+from daishi_forensics.read.validation import Problem
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.wording import count
 
@@ -37,7 +39,8 @@ class Finding:
     """One thing the report did not take at face value."""
 
     kind: str
-    """``archive-disagreement``, ``erratum-applied``, ``invalid-events``, ``unknown-event-types``,
+    """``archive-disagreement``, ``erratum-applied``, ``invalid-header`` (the archive, the published scorecards or
+    the format marker fails its schema; the report reads them as they stand), ``invalid-events``, ``unknown-event-types``,
     ``truncated``, ``agent-not-in-archive``, ``witness-mismatch``,
     ``ledger-anomaly``, ``report-unreadable`` (the server's report could not be read), ``input-note``
     (what reading accepted that the format does not ask for, such as a byte-order mark), ``archive-not-compared``
@@ -105,6 +108,9 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
                            f"published is compared: {report_error}"))
     for note in read.source.notes:
         out.append(Finding("input-note", note))
+    header = _header_finding(read.header_problems(), read.source.name)
+    if header is not None:
+        out.append(header)
     by_erratum: dict[str, list[int]] = {}
     for event_id in stats.excluded_by_errata:
         by_erratum.setdefault(read.errata_events.get(event_id, "?"), []).append(event_id)
@@ -157,6 +163,35 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
     # A v1 log's earlier seasons (before its last world_reset) are read as the format says: not part of the
     # match, and nothing wrong with the log.  The source says how many events they held (droppedEarlierSeason).
     return out
+
+
+def _header_finding(problems: list[Problem], name: str) -> Finding | None:
+    """The ``invalid-header`` finding for the header's errors (:meth:`~daishi_forensics.read.boundary.MatchRead.header_problems`:
+    the archive and the published scorecards against their schemas, the format marker, the match ids; a server's
+    errata pages), each named by its JSON path (and its file where that is not the match's, ``name``: a server's
+    errata page), at most :data:`MAX_EVIDENCE` listed; None when there are
+    none (warnings, such as a key written twice, make no finding: ``validate`` lists them).  The analysis reads the
+    archive as it stands, so its figures may rest on a value its schema refuses: said, not passed over.
+
+    >>> from daishi_forensics.read.validation import Problem
+    >>> found = _header_finding([Problem("m.jsonl", "'lots' is not of type 'number'", path="$.archive.agents[0].wealth"),
+    ...                          Problem("m.jsonl", "the key 'seat' is repeated", severity="warning")], "m.jsonl")
+    >>> found.message
+    "the match's header fails validation in 1 place ($.archive.agents[0].wealth: 'lots' is not of type 'number'); the report reads the archive as it stands (run `daishi-forensics validate` for every problem)"
+    >>> found.as_dict()["problems"]
+    [{'path': '$.archive.agents[0].wealth', 'message': "'lots' is not of type 'number'"}]
+    """
+    errors = [p for p in problems if p.severity == "error"]
+    if not errors:
+        return None
+    first = errors[0]
+    more = f"; the first: {first.path}: {first.message}" if len(errors) > 1 else f" ({first.path}: {first.message})"
+    return Finding("invalid-header",
+                   f"the match's header fails validation in {count(len(errors), 'place')}{more}; the report reads "
+                   "the archive as it stands (run `daishi-forensics validate` for every problem)",
+                   extra={"problems": [{**({"file": p.file} if p.file != name else {}), "path": p.path,
+                                        "message": p.message} for p in errors[:MAX_EVIDENCE]],
+                          "problemCount": len(errors)})
 
 
 def _not_compared(value: Any, field: str, wanted: str) -> Finding:

@@ -163,6 +163,10 @@ class MatchOutcome:
     """The error's exit code (3 unreadable, 1 invalid)."""
     invalid_records: int = 0
     """Records the read boundary rejected (left out of the screens; see ``validate``)."""
+    invalid_header: int = 0
+    """Errors in the match's header (the archive, the published scorecards, the format marker against their
+    schemas: :meth:`~daishi_forensics.read.boundary.MatchRead.header_problems`); the screens read the archive's
+    roles, operators and models as they stand, so a clear verdict does not clear the match."""
     truncated: tuple[str, ...] = ()
     """Why the log ends before the match did (the archive's own figures): the screens read only
     what it holds, so a clear verdict does not clear the match."""
@@ -261,7 +265,8 @@ class ScreenRun:
             return int(exitcodes.UNREADABLE)
         if not self.screened:
             return int(exitcodes.OK if self.exit_zero else exitcodes.FINDINGS)
-        if self.verdict != "clear" or any(m.error or m.invalid_records or m.truncated for m in self.matches):
+        if self.verdict != "clear" or any(m.error or m.invalid_records or m.invalid_header or m.truncated
+                                            for m in self.matches):
             return int(exitcodes.OK if self.exit_zero else exitcodes.FINDINGS)
         return int(exitcodes.OK)
 
@@ -288,6 +293,8 @@ class ScreenRun:
                 entry.update({"verdict": None, "error": name_text(m.error) if m.error else m.error})
             if m.invalid_records:
                 entry["invalidRecords"] = m.invalid_records
+            if m.invalid_header:
+                entry["invalidHeader"] = m.invalid_header
             if m.truncated:
                 entry["truncated"] = list(m.truncated)
             out["matches"].append(entry)
@@ -416,6 +423,14 @@ def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
             *graph.graph.get("not_screened", []),
             f"not screened: {count(invalid, 'invalid record')} the read boundary rejected (run validate)",
         ]
+    header = [p for p in read.header_problems() if p.severity == "error"]
+    if header:
+        graph.graph["not_screened"] = [
+            *graph.graph.get("not_screened", []),
+            f"not screened as the format defines it: the match's header fails validation in "
+            f"{count(len(header), 'place')} (the first: {header[0].path}: {header[0].message}), so its archive was "
+            "read as it stands (run validate)",
+        ]
     truncated = tuple(read.stats.truncated or ())
     if truncated:
         graph.graph["not_screened"] = [
@@ -427,7 +442,8 @@ def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
         result = replace(result, notes=(*source.notes, *result.notes))
     found = (evidence_lines(source, (f.evidence[0] for f in result.flags), in_order=not invalid)
              if lines and result.flags else {})
-    return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, truncated=truncated,
+    return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, invalid_header=len(header),
+                        truncated=truncated,
                         lines=found, files=_events_file(source)), graph
 
 
