@@ -124,3 +124,14 @@ def test_propagation_says_it_and_exits_1(tmp_path: Path) -> None:
     clean = _run("propagation", str(_match(tmp_path / "ok", broken=False)), "--format", "json", "-q")
     assert (clean.exit_code, json.loads(clean.stdout)["read"]["invalidRecords"]) == (0, 0)
     assert "invalidHeader" not in json.loads(clean.stdout)["read"]
+
+
+def test_compare_notes_the_side_read_as_it_stands(tmp_path: Path) -> None:
+    bad, good = _match(tmp_path / "bad"), _match(tmp_path / "good", broken=False)
+    result = _run("compare", str(bad), str(good), "--format", "json")
+    assert result.exit_code == 0  # compared: the comparison's own exit codes
+    assert json.loads(result.stdout)["notes"][0] == (
+        f"{bad}: the match's header fails validation in 2 places; the first: $.archive.agents[0].wealth: {WEALTH}; "
+        "the report reads the archive as it stands (run `daishi-forensics validate` for every problem)")
+    plain = _run("compare", str(good), str(good), "--format", "json")
+    assert not any("header" in n for n in json.loads(plain.stdout)["notes"])

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -227,15 +227,26 @@ def _repeated_notes(lines: Sequence[SeatLine], side: str) -> list[str]:
 
 def _read_notes(*reports: Mapping[str, Any]) -> list[str]:
     """What the reads of these reports accepted (their ``input-note`` findings: a byte-order mark read past, a
-    file named for another match), each once, in the order of the reports: the first notes of a comparison.
+    file named for another match) and read as it stands (their ``invalid-header`` findings: an archive that fails
+    its schema, whose figures a side's cells may rest on; named by the report's file), each once, in the order of
+    the reports: the first notes of a comparison.
 
     >>> bom = {"kind": "input-note", "message": "a.jsonl: starts with a UTF-8 byte-order mark"}
-    >>> _read_notes({"findings": [bom]}, {"findings": [{"kind": "erratum", "message": "x"}, bom]}, {})
-    ['a.jsonl: starts with a UTF-8 byte-order mark']
+    >>> bad = {"kind": "invalid-header", "message": "the match's header fails validation in 1 place (...)"}
+    >>> _read_notes({"findings": [bom]}, {"findings": [{"kind": "erratum", "message": "x"}, bom]}, {},
+    ...             {"source": {"name": "b.jsonl"}, "findings": [bad]})
+    ['a.jsonl: starts with a UTF-8 byte-order mark', "b.jsonl: the match's header fails validation in 1 place (...)"]
     """
-    said = (f.get("message") for r in reports for f in r.get("findings") or []
-            if isinstance(f, Mapping) and f.get("kind") == "input-note")
-    return list(dict.fromkeys(n for n in said if isinstance(n, str)))
+    def said(report: Mapping[str, Any]) -> Iterator[Any]:
+        source = report.get("source")
+        name = source.get("name") if isinstance(source, Mapping) else None
+        for f in report.get("findings") or []:
+            if isinstance(f, Mapping) and f.get("kind") == "input-note":
+                yield f.get("message")
+            elif isinstance(f, Mapping) and f.get("kind") == "invalid-header" and isinstance(f.get("message"), str):
+                yield f"{name}: {f['message']}" if isinstance(name, str) else f["message"]
+
+    return list(dict.fromkeys(n for r in reports for n in said(r) if isinstance(n, str)))
 
 
 def _match_head(report: Mapping[str, Any], label: str) -> dict[str, Any]:
