@@ -166,12 +166,13 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
 
 
 def _header_finding(problems: list[Problem], name: str) -> Finding | None:
-    """The ``invalid-header`` finding for the header's errors (:meth:`~daishi_forensics.read.boundary.MatchRead.header_problems`:
-    the archive and the published scorecards against their schemas, the format marker, the match ids; a server's
-    errata pages), each named by its JSON path (and its file where that is not the match's, ``name``: a server's
-    errata page), at most :data:`MAX_EVIDENCE` listed; None when there are
-    none (warnings, such as a key written twice, make no finding: ``validate`` lists them).  The analysis reads the
-    archive as it stands, so its figures may rest on a value its schema refuses: said, not passed over.
+    """The ``invalid-header`` finding for the header's errors
+    (:meth:`~daishi_forensics.read.boundary.MatchRead.header_problems`: the archive and the published scorecards
+    against their schemas, the format marker, the match ids; a server's errata pages), each named by its JSON path
+    (and by its file where that is not the match's, ``name``: a server's errata page), at most
+    :data:`MAX_EVIDENCE` listed; None when there are none (warnings, such as a key written twice, make no
+    finding: ``validate`` lists them).  The analysis reads the archive as it stands, so its figures may rest on a
+    value its schema refuses: said, not passed over.
 
     >>> from daishi_forensics.read.validation import Problem
     >>> found = _header_finding([Problem("m.jsonl", "'lots' is not of type 'number'", path="$.archive.agents[0].wealth"),
