@@ -66,15 +66,18 @@ def test_a_valid_header_makes_no_finding(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["findings"] == []
 
 
-def test_a_warning_alone_makes_no_finding(tmp_path: Path) -> None:
-    """A key written twice in the archive is a warning (``validate`` lists it, the match stays valid): no finding."""
+def test_a_warning_is_no_header_error(tmp_path: Path) -> None:
+    """A key written twice in the archive is a warning (``validate`` lists it, the match stays valid): no
+    ``invalid-header`` finding, but the read's warnings say it (the first value is lost)."""
     folder = _match(tmp_path, broken=False, form="folder")
     text = (folder / "archive.json").read_text(encoding="utf-8")
     (folder / "archive.json").write_text(text.replace('"startedAtTick":0', '"startedAtTick":0,"startedAtTick":0'),
                                          encoding="utf-8")
-    assert "repeated" in _run("validate", str(folder)).stdout
+    checked = _run("validate", str(folder))
+    assert checked.exit_code == 0 and "repeated" in checked.stdout
     result = _run("behavior", str(folder), "--format", "json")
-    assert [f["kind"] for f in json.loads(result.stdout)["findings"]] == []
+    assert [(f["kind"], f["warnings"]) for f in json.loads(result.stdout)["findings"]] == [
+        ("read-warnings", {"repeated-key": 1})]
 
 
 def test_screen_notes_it_and_exits_1(tmp_path: Path) -> None:

@@ -29,7 +29,8 @@ class BehaviorResult:
     @property
     def exit_code(self) -> int:
         """1 (findings) when the report lists a finding (an archive figure the events contradict,
-        an erratum in the archive, whether or not it withheld an event of this log, invalid or unknown records, a truncated log, an unreadable report...)
+        an erratum in the archive, whether or not it withheld an event of this log, invalid or unknown records, a header
+        that fails its schema, a read warning, a truncated log, an unreadable report...)
         or the screens' verdict is review or flag; else 0.  The report is complete either way."""
         screens = self.report.get("screens") or {}
         found = bool(self.report["findings"]) or screens.get("verdict", "clear") != "clear"

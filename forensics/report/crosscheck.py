@@ -40,7 +40,8 @@ class Finding:
 
     kind: str
     """``archive-disagreement``, ``erratum-applied``, ``invalid-header`` (the archive, the published scorecards or
-    the format marker fails its schema; the report reads them as they stand), ``invalid-events``, ``unknown-event-types``,
+    the format marker fails its schema; the report reads them as they stand), ``invalid-events``, ``read-warnings``
+    (what the read accepted with a warning: a key written twice, a tick out of order...), ``unknown-event-types``,
     ``truncated``, ``agent-not-in-archive``, ``witness-mismatch``,
     ``ledger-anomaly``, ``report-unreadable`` (the server's report could not be read), ``input-note``
     (what reading accepted that the format does not ask for, such as a byte-order mark), ``archive-not-compared``
@@ -108,7 +109,8 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
                            f"published is compared: {report_error}"))
     for note in read.source.notes:
         out.append(Finding("input-note", note))
-    header = _header_finding(read.header_problems(), read.source.name)
+    header_problems = read.header_problems()
+    header = _header_finding(header_problems, read.source.name)
     if header is not None:
         out.append(header)
     by_erratum: dict[str, list[int]] = {}
@@ -143,6 +145,9 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
                 event_count=stats.invalid,
             )
         )
+    warned = _warnings_finding([p for p in header_problems if p.severity == "warning"], stats)
+    if warned is not None:
+        out.append(warned)
     if stats.unknown_types:
         listed = ", ".join(f"{k} ({v})" for k, v in sorted(stats.unknown_types.items()))
         out.append(
@@ -193,6 +198,64 @@ def _header_finding(problems: list[Problem], name: str) -> Finding | None:
                    extra={"problems": [{**({"file": p.file} if p.file != name else {}), "path": p.path,
                                         "message": p.message} for p in errors[:MAX_EVIDENCE]],
                           "problemCount": len(errors)})
+
+
+SAID_ELSEWHERE = frozenset({"unknown-type", "roster", "errata"})
+"""Warnings of the read that another finding says: an event type this tool does not know (``unknown-event-types``),
+events by an agent the archive does not list (``agent-not-in-archive``), an erratum naming no event of the log
+(``erratum-applied``, its count of events withheld)."""
+
+
+READ_EXACTLY = frozenset({"integral-float"})
+"""Warnings of the read that lose nothing: an integer written with a fraction of zero (``7.0``) is read as the very
+integer written (``validate`` lists it; the report says nothing of it)."""
+
+
+def _warnings_finding(header: list[Problem], stats: Any) -> Finding | None:
+    """The ``read-warnings`` finding: what the read accepted and read as it says, with a warning (``validate`` lists
+    each), by kind, with how many and the first: a key written twice in one object (the last value kept), a lone
+    surrogate escape (read as U+FFFD), a tick out of order or outside the archive's startedAtTick to endedAtTick
+    (kept, analysed where it stands); the ``header``'s warnings first, then the events'
+    (:attr:`~daishi_forensics.read.boundary.ReadStats.problems`, every one counted); None when there is none.
+    Kinds another finding says (:data:`SAID_ELSEWHERE`) are left to it, and kinds read exactly
+    (:data:`READ_EXACTLY`) are not said.  Each other is a reading the tool chose where the input is not what the
+    format says, one that may lose what the input held, so it is said, not passed over.
+
+    >>> from daishi_forensics.read.validation import Problem
+    >>> from types import SimpleNamespace as S
+    >>> late = Problem("m.jsonl", "tick 60 is past the match's end (the archive's endedAtTick is 59)",
+    ...                severity="warning", code="tick-past-end", event_id=812, path="$.tick")
+    >>> found = _warnings_finding([], S(problems=[late], problem_counts={"tick-past-end": 3}))
+    >>> found.message
+    "the read warned 3 times (each read as said; run `daishi-forensics validate` for every one): tick-past-end 3, the first event 812: tick 60 is past the match's end (the archive's endedAtTick is 59)"
+    >>> found.as_dict()["warnings"], found.as_dict()["events"], found.as_dict()["eventCount"]
+    ({'tick-past-end': 3}, [812], 3)
+    """
+    firsts: dict[str, Problem] = {}
+    for problem in [*header, *(p for p in stats.problems if p.severity == "warning")]:
+        if problem.code not in SAID_ELSEWHERE and problem.code not in READ_EXACTLY:
+            firsts.setdefault(problem.code, problem)
+    if not firsts:
+        return None
+    in_events = {p.code for p in stats.problems if p.severity == "warning"}  # each counted, kept or not
+    counts = {code: sum(p.code == code for p in header) + (stats.problem_counts.get(code, 0) if code in in_events else 0)
+              for code in firsts}
+    total = sum(counts.values())
+
+    def first(problem: Problem) -> str:
+        where = f"event {problem.shown_id}" if problem.event_id is not None else problem.path
+        return f"{where}: {problem.message}"
+
+    listed = "; ".join(f"{code} {counts[code]}, the first {first(p)}" for code, p in firsts.items())
+    events = tuple(p.event_id for p in stats.problems if p.severity == "warning" and p.code in firsts
+                   and type(p.event_id) is int)
+    return Finding("read-warnings",
+                   f"the read warned {count(total, 'time')} (each read as said; run `daishi-forensics validate` for "
+                   f"every one): {listed}",
+                   events=events, event_count=total,
+                   extra={"warnings": counts,
+                          "first": [{"code": code, **({"eventId": p.event_id} if p.event_id is not None else {}),
+                                     "path": p.path, "message": p.message} for code, p in firsts.items()]})
 
 
 def _not_compared(value: Any, field: str, wanted: str) -> Finding:
