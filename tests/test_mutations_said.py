@@ -1,0 +1,104 @@
+"""One field of a small match changed at a time (removed, retyped, out of range, a key added, two lines swapped or one
+repeated): whatever ``validate`` finds wrong, ``behavior`` says too.  A behavior report of exit 0 on a match that
+``validate`` calls invalid, or warns about, read a field nobody was told of: it said an archive whose seat's wealth
+was text "every record valid".  Neither command may fail inside (exit 70) on any of them."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, ev, trade, write_match
+
+VALUES: list[Any] = [None, True, -1, 0, 2**63, 2**53, 1.5, "x", "", [], {}, "A" * 300, "r_0_0", "r_99_99", "a_9", 3]
+"""What a field is changed to."""
+
+QUIET_WARNINGS = ("is written as a fraction where an integer goes",)
+"""Warnings ``validate`` gives that lose nothing (an integer written 7.0, read as 7): the report need not say them."""
+
+
+def _lines(folder: Path) -> list[str]:
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              ev(3, 1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+              ev(4, 2, "message", "a_2", text="wood for food?", channel="local"),
+              ev(5, 2, "trade_offered", "a_1", tradeId="t1", to="a_2", give={"wood": 3}, receive={"food": 1}),
+              *trade(6, 3, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1}), ev(8, 4, "rest", "a_2")]
+    stored = archive(["a_1", "a_2"], ended=10)
+    for seat in stored["agents"]:
+        seat.update(status="active", wealth=10.0, reputation=1, inventory={"wood": 2})
+    return write_match(folder, events, stored).read_text(encoding="utf-8").splitlines()
+
+
+def test_the_match_unchanged_is_clean(tmp_path: Path) -> None:
+    path = tmp_path / "m" / "m_0123456789ab.jsonl"
+    _lines(path.parent)
+    checked = CliRunner().invoke(main, ["validate", str(path)])
+    assert checked.exit_code == 0 and "warning" not in checked.output, checked.output
+    assert CliRunner().invoke(main, ["behavior", str(path)]).exit_code == 0
+
+
+def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [at] if at else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:3]):
+            found += _paths(item, (*at, index))
+    return found
+
+
+def _mutated(lines: list[str], rng: random.Random) -> tuple[list[str], str]:
+    lines = list(lines)
+    roll = rng.random()
+    if roll < 0.05:
+        i = rng.randrange(1, len(lines))
+        return [*lines[:i], lines[i], *lines[i:]], f"line {i + 1} repeated"
+    if roll < 0.1:
+        i = rng.randrange(1, len(lines) - 1)
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        return lines, f"lines {i + 1} and {i + 2} swapped"
+    i = rng.randrange(len(lines))
+    record = json.loads(lines[i])
+    path = rng.choice(_paths(record))
+    parent = record
+    for key in path[:-1]:
+        parent = parent[key]
+    roll = rng.random()
+    if roll < 0.25 and isinstance(parent, dict):
+        del parent[path[-1]]
+        said = f"line {i + 1}: {path} removed"
+    elif roll < 0.32 and isinstance(parent, dict):
+        parent["zz"] = rng.choice(VALUES)
+        said = f"line {i + 1}: a key added beside {path}"
+    else:
+        parent[path[-1]] = value = rng.choice(VALUES)
+        said = f"line {i + 1}: {path} set to {str(value)[:20]!r}"
+    lines[i] = json.dumps(record)
+    return lines, said
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_what_validate_finds_behavior_says(tmp_path: Path, seed: int) -> None:
+    base = _lines(tmp_path / "base")
+    rng = random.Random(seed)
+    runner = CliRunner()
+    for n in range(12):
+        lines, said = _mutated(base, rng)
+        path = tmp_path / f"{n}" / "m_0123456789ab.jsonl"
+        path.parent.mkdir()
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        checked = runner.invoke(main, ["validate", str(path)])
+        reported = runner.invoke(main, ["behavior", str(path), "--format", "json"])
+        assert 70 not in (checked.exit_code, reported.exit_code), (said, checked.output, reported.output)
+        warned = [line for line in checked.output.splitlines() if line.strip().startswith("warning:")
+                  and not any(quiet in line for quiet in QUIET_WARNINGS)]
+        if checked.exit_code != 0 or warned:
+            assert reported.exit_code in (1, 3), (said, checked.output, reported.output)
