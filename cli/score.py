@@ -51,7 +51,8 @@ class RubricChoice(click.Choice):
         findings="a figure or a scorecard's seat, name or role differs or cannot be read, the report "
                  "breaks its schema, or the match's report could not be read (not JSON, not a JSON object); "
                  "also invalid records in the log (left out, the rest scored), a log that ends before the match "
-                 "did (truncated: scored all the same) and an archive figure the "
+                 "did (truncated: scored all the same), an archive that fails its schema where the score does not "
+                 "read it (read as it stands, the first field named) and an archive figure the "
                  "score reads that breaks the export format (an error naming its field)",
         usage="usage error (also a report naming a rubric this tool does not know)")
     + " Example: daishi-forensics score m_demo --rubric 2.3 --format json -o score.json (the demo has no "

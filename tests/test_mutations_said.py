@@ -102,3 +102,23 @@ def test_what_validate_finds_behavior_says(tmp_path: Path, seed: int) -> None:
                   and not any(quiet in line for quiet in QUIET_WARNINGS)]
         if checked.exit_code != 0 or warned:
             assert reported.exit_code in (1, 3), (said, checked.output, reported.output)
+
+
+@pytest.mark.parametrize("seed", range(6, 10))
+def test_what_validate_calls_invalid_every_command_says(tmp_path: Path, seed: int) -> None:
+    """``screen``, ``score``, ``propagation`` and ``export`` on the same changes: none exits 0 on a match ``validate``
+    calls invalid (``score`` exited 0 on an archive failing its schema where the score reads nothing)."""
+    base = _lines(tmp_path / "base")
+    rng = random.Random(seed)
+    runner = CliRunner()
+    for n in range(10):
+        lines, said = _mutated(base, rng)
+        path = tmp_path / f"{n}" / "m_0123456789ab.jsonl"
+        path.parent.mkdir()
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        invalid = runner.invoke(main, ["validate", str(path)]).exit_code != 0
+        for command in (["screen"], ["score"], ["propagation"], ["export", "--parquet", str(tmp_path / f"pq{n}")]):
+            result = runner.invoke(main, [*command, str(path)])
+            assert result.exit_code != 70, (said, command, result.output)
+            if invalid:
+                assert result.exit_code in (1, 3), (said, command, result.output)

@@ -30,7 +30,7 @@ the report could not be read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -366,7 +366,8 @@ def audit(analysis: MatchAnalysis, rubric_version: str | None = None) -> AuditRe
         _exact_figures(report)
     score = score_match(analysis, rubric_version, report=report)
     result = _compared(analysis, score, report, rubric_version)
-    return replace(result, input_faults=input_faults(analysis.read.stats))
+    header = [p for p in analysis.read.header_problems() if p.severity == "error" and p.code != "report"]
+    return replace(result, input_faults=input_faults(analysis.read.stats, header))
 
 
 def _exact_figures(report: Mapping[str, Any]) -> None:
@@ -396,14 +397,26 @@ def _exact_figures(report: Mapping[str, Any]) -> None:
                 exact(_published(card, figure)[0], f"seats[{index}].{figure}")
 
 
-def input_faults(stats: Any) -> tuple[str, ...]:
+def input_faults(stats: Any, header: Sequence[Any] = ()) -> tuple[str, ...]:
     """The read's faults a recomputation must own up to: invalid records left out, a log that
-    ends before the match did (its evidence)."""
+    ends before the match did (its evidence), and the ``header``'s errors other than the report's (which
+    :attr:`AuditResult.schema_errors` lists): an archive failing its schema in a field the scoring does not refuse
+    (one it reads and cannot use is refused by name), a format marker or match id that is not the format's, read
+    as it stands.
+
+    >>> from types import SimpleNamespace as S
+    >>> stats = S(invalid=0, truncated=())
+    >>> input_faults(stats, [S(path="$.archive.config.season_ticks", message="'x' is not of type 'integer'")])
+    ("the match's header fails validation in 1 place (the first: $.archive.config.season_ticks: 'x' is not of type 'integer'); the archive read as it stands (see `validate`)",)
+    """
     out: list[str] = []
     if stats.invalid:
         out.append(f"{count(stats.invalid, 'invalid record')} {'was' if stats.invalid == 1 else 'were'} left out "
                    "(see `validate`); the figures stand on the rest")
     out += [f"the log looks cut short: {why}" for why in stats.truncated]
+    if header:
+        out.append(f"the match's header fails validation in {count(len(header), 'place')} (the first: "
+                   f"{header[0].path}: {header[0].message}); the archive read as it stands (see `validate`)")
     return tuple(out)
 
 
