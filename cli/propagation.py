@@ -101,7 +101,7 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
         prop = propagation_of(analysis)
         messages = analysis.passes["exposure"].result().messages
         stats = analysis.read.stats
-        header = [p for p in analysis.read.header_problems() if p.severity == "error"]
+        header = analysis.read.header_errors()
         notes = _read_notes(stats, header)
         line.stage("writing the chains" + (" (scrubbing their texts)" if scrub else ""))
         if fmt == "text":

@@ -634,8 +634,7 @@ class MatchExport:
     """The one-line error of a target that could not be read."""
     exit_code: int = exitcodes.OK
     """0, 1 (the input held invalid records or a header that fails its schemas, or its log is truncated), 2 (a match
-    already exported by this run)
-    or 3 (unreadable)."""
+    already exported by this run) or 3 (unreadable)."""
     notes: tuple[str, ...] = ()
     """What the read accepted (a byte-order mark read past, a file named for another match; no finding)."""
 

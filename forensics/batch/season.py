@@ -244,7 +244,7 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if source.notes:  # what the read accepted (a byte-order mark, a file named for another match), as screen says it
         result = dataclasses.replace(result, notes=(*source.notes, *result.notes))
     invalid = analysis.read.stats.invalid
-    header = sum(p.severity == "error" for p in analysis.read.header_problems())  # read as it stands, as screen says
+    header = len(analysis.read.header_errors())  # read as it stands, as screen says
     operators = {a["agentId"]: a.get("operator") for a in analysis.archive.get("agents") or []
                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
     ledger = analysis.result("ledger")
@@ -1149,8 +1149,8 @@ def top_flag(flags: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
 def findings_reason(match: SeasonMatch) -> str | None:
     """Why a match with findings has them, in a few words, when its verdict is not review or flag (those
     name their top flag): the error the analysis refused it with, its invalid records, a header that fails its
-    schemas, or the behavior
-    report's findings (how many, and the first one's kind and message).  None for any other match.
+    schemas, or the behavior report's findings (how many, and the first one's kind and message).  None for any
+    other match.
 
     >>> m = lambda result, error=None: SeasonMatch("t", "t", "findings", 1, error, None, result)
     >>> findings_reason(m({"invalid": 2, "verdict": "clear"}))

@@ -343,6 +343,11 @@ class MatchRead:
                                     severity="warning", code="surrogate", path="$"))
         return problems
 
+    def header_errors(self) -> list[Problem]:
+        """The errors among :meth:`header_problems` (its warnings left out): what makes the header invalid, which
+        every analysis reads as it stands and every command says."""
+        return [p for p in self.header_problems() if p.severity == "error"]
+
     # ------------------------------------------------------------------ problems
 
     def _problem(self, problem: Problem) -> None:

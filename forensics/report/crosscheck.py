@@ -5,7 +5,8 @@ Newer servers stamp ``metrics``, ``ledger``, ``exploration`` and each agent's
 each disagreement becomes a :class:`Finding` naming the seat (or pair), the field,
 the archived and the recomputed value, and the events behind it.  Errata applied
 by the read boundary, invalid records, a header that fails its schemas (the archive, the
-published scorecards, the format marker: read as they stand), unknown types, v1 seasons
+published scorecards, the format marker: read as they stand), what the read accepted with a
+warning (a key written twice, a tick outside the archive's rounds), unknown types, v1 seasons
 dropped and agents missing from the archive are findings too, so the report says everything
 it did not take at face value.
 
@@ -175,9 +176,9 @@ def _header_finding(problems: list[Problem], name: str) -> Finding | None:
     (:meth:`~daishi_forensics.read.boundary.MatchRead.header_problems`: the archive and the published scorecards
     against their schemas, the format marker, the match ids; a server's errata pages), each named by its JSON path
     (and by its file where that is not the match's, ``name``: a server's errata page), at most
-    :data:`MAX_EVIDENCE` listed; None when there are none (warnings, such as a key written twice, make no
-    finding: ``validate`` lists them).  The analysis reads the archive as it stands, so its figures may rest on a
-    value its schema refuses: said, not passed over.
+    :data:`MAX_EVIDENCE` listed; None when there are none (warnings, such as a key written twice, are
+    :func:`_warnings_finding`'s).  The analysis reads the archive as it stands, so its figures may rest on a value
+    its schema refuses: said, not passed over.
 
     >>> from daishi_forensics.read.validation import Problem
     >>> found = _header_finding([Problem("m.jsonl", "'lots' is not of type 'number'", path="$.archive.agents[0].wealth"),

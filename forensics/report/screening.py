@@ -423,7 +423,7 @@ def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
             *graph.graph.get("not_screened", []),
             f"not screened: {count(invalid, 'invalid record')} the read boundary rejected (run validate)",
         ]
-    header = [p for p in read.header_problems() if p.severity == "error"]
+    header = read.header_errors()
     if header:
         graph.graph["not_screened"] = [
             *graph.graph.get("not_screened", []),

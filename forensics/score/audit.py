@@ -366,7 +366,7 @@ def audit(analysis: MatchAnalysis, rubric_version: str | None = None) -> AuditRe
         _exact_figures(report)
     score = score_match(analysis, rubric_version, report=report)
     result = _compared(analysis, score, report, rubric_version)
-    header = [p for p in analysis.read.header_problems() if p.severity == "error" and p.code != "report"]
+    header = [p for p in analysis.read.header_errors() if p.code != "report"]
     return replace(result, input_faults=input_faults(analysis.read.stats, header))
 
 
