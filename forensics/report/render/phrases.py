@@ -25,13 +25,44 @@ MESSAGE_CHARS = 500
 event is one click away on the page."""
 
 
+FINDING_WORDS = {
+    "archive-disagreement": "archive figures the events contradict",
+    "erratum-applied": "errata",
+    "invalid-header": "a header that fails its schema",
+    "invalid-events": "invalid records",
+    "read-warnings": "what the read warned of",
+    "unknown-event-types": "unknown event types",
+    "truncated": "a log cut short",
+    "agent-not-in-archive": "agents the archive does not list",
+    "witness-mismatch": "witness marks the replay contradicts",
+    "ledger-anomaly": "ledger anomalies",
+    "report-unreadable": "an unreadable report",
+    "input-note": "what the read accepted",
+    "archive-not-compared": "archive figures of the wrong kind",
+}
+"""Each finding kind in the words of the verdict's sentence."""
+
+
+def findings_tail(findings: tuple[Mapping[str, Any], ...] | list[Mapping[str, Any]]) -> str:
+    """The verdict sentence's part about the findings: how many, and their kinds in words, each once, in the order
+    first met.
+
+    >>> findings_tail([{"kind": "invalid-header"}, {"kind": "archive-disagreement"}, {"kind": "archive-disagreement"}])
+    '3 findings about the log itself (a header that fails its schema, archive figures the events contradict)'
+    >>> findings_tail([])
+    'no finding about the log itself'
+    """
+    if not findings:
+        return "no finding about the log itself"
+    kinds = dict.fromkeys(FINDING_WORDS.get(str(f.get("kind")), str(f.get("kind"))) for f in findings)
+    return f"{count(len(findings), 'finding')} about the log itself ({', '.join(kinds)})"
+
+
 def verdict_text(summary: Summary, report: Mapping[str, Any]) -> str:
     """``The collusion screens raise 4 flags ...; no finding about the log itself.`` (the level is said
     by the caller, as a badge or a word; a finding is about the evidence: an archive figure the events
-    contradict, an erratum applied, an invalid record)."""
-    findings = len(summary.findings)
-    tail = f"{findings} finding{'s' if findings != 1 else ''} about the log itself (archive figures the events " \
-           "contradict, errata, invalid records)" if findings else "no finding about the log itself"
+    contradict, an erratum applied, an invalid record: :func:`findings_tail`)."""
+    tail = findings_tail(summary.findings)
     if summary.verdict is None:
         return f"Not screened; {tail}."
     flags = sum(1 for f in summary.flags if f.level == "flag")
