@@ -475,6 +475,8 @@ class MatchRead:
                             elif cold_held is not None:  # ... or the cold path's
                                 yield from self._release(cold_held)
                                 cold_held = None
+                                if self._season is not None:  # a v3 record ends the v1 seasons spooled before it
+                                    yield from self._season_end()
                             held = record
                             before = last
                             last = eid
@@ -875,6 +877,8 @@ class MatchRead:
     def _release(self, held: Any) -> Iterator[dict[str, Any]]:
         """A record confirmed in order: counted valid, then its events to the season (v1) or out."""
         stats = self.stats
+        if self._season is not None and (type(held) is not _Held or held.version != 1):
+            yield from self._season_end()  # a record of a later version ends the v1 seasons before it: log order
         if type(held) is not _Held:  # a hot-path record (counted by the hot path)
             event = held[2]
             if self.errata_events and event["id"] in self.errata_events:
@@ -920,6 +924,8 @@ class MatchRead:
         if held is not None:  # what came before it goes out first
             self._held = None
             yield from self._release(held)
+        if self._season is not None:  # ... and the v1 seasons spooled before it (log order)
+            yield from self._season_end()
         type_name = data.get("type")
         stats.by_type[usable_type(type_name)] += 1
         version = data.get("schemaVersion")
@@ -948,7 +954,9 @@ class MatchRead:
           ``season_started`` and nothing else) is the season that reset closed, not an empty one.
 
         Every other season's events are counted as ``droppedEarlierSeason``.  Seasons are spooled
-        (memory bounded whatever their size) and released when the log ends."""
+        (memory bounded whatever their size) and released when the log ends, or when a record of a later
+        version comes (a v3 log holding a record without ``schemaVersion``, read as v1): the events keep
+        the log's order."""
         tick = stored.get("tick")
         season = self._season
         starts = season is not None and (
@@ -992,7 +1000,8 @@ class MatchRead:
             season.spool.close()
 
     def _season_end(self) -> Iterator[dict[str, Any]]:
-        """The log ended: release the match's season (see :meth:`_season_event`)."""
+        """The log ended, or a record of a later version came (a log mixing versions keeps its order): release the
+        match's season (see :meth:`_season_event`)."""
         season, kept = self._season, self._kept_season
         self._season = self._kept_season = None
         if season is None:
