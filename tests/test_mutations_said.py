@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -85,16 +86,22 @@ def _mutated(lines: list[str], rng: random.Random) -> tuple[list[str], str]:
     return lines, said
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_what_validate_finds_behavior_says(tmp_path: Path, seed: int) -> None:
+def _written(tmp_path: Path, seed: int, changes: int) -> Iterator[tuple[Path, str]]:
+    """``changes`` mutated copies of the small match, each written to a folder of its own: (its path, the change)."""
     base = _lines(tmp_path / "base")
     rng = random.Random(seed)
-    runner = CliRunner()
-    for n in range(12):
+    for n in range(changes):
         lines, said = _mutated(base, rng)
         path = tmp_path / f"{n}" / "m_0123456789ab.jsonl"
         path.parent.mkdir()
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        yield path, said
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_what_validate_finds_behavior_says(tmp_path: Path, seed: int) -> None:
+    runner = CliRunner()
+    for path, said in _written(tmp_path, seed, 12):
         checked = runner.invoke(main, ["validate", str(path)])
         reported = runner.invoke(main, ["behavior", str(path), "--format", "json"])
         assert 70 not in (checked.exit_code, reported.exit_code), (said, checked.output, reported.output)
@@ -108,16 +115,11 @@ def test_what_validate_finds_behavior_says(tmp_path: Path, seed: int) -> None:
 def test_what_validate_calls_invalid_every_command_says(tmp_path: Path, seed: int) -> None:
     """``screen``, ``score``, ``propagation`` and ``export`` on the same changes: none exits 0 on a match ``validate``
     calls invalid (``score`` exited 0 on an archive failing its schema where the score reads nothing)."""
-    base = _lines(tmp_path / "base")
-    rng = random.Random(seed)
     runner = CliRunner()
-    for n in range(10):
-        lines, said = _mutated(base, rng)
-        path = tmp_path / f"{n}" / "m_0123456789ab.jsonl"
-        path.parent.mkdir()
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for path, said in _written(tmp_path, seed, 10):
         invalid = runner.invoke(main, ["validate", str(path)]).exit_code != 0
-        for command in (["screen"], ["score"], ["propagation"], ["export", "--parquet", str(tmp_path / f"pq{n}")]):
+        lake = path.parent / "lake"
+        for command in (["screen"], ["score"], ["propagation"], ["export", "--parquet", str(lake)]):
             result = runner.invoke(main, [*command, str(path)])
             assert result.exit_code != 70, (said, command, result.output)
             if invalid:
