@@ -42,7 +42,7 @@ def __getattr__(name: str) -> Any:
 SEASON_EPILOG = exitcodes.epilog(
     ok="every match read and clear, and nothing flagged across matches",
     findings="some match has findings (a screen verdict of review/flag, invalid records, a header that fails its "
-             "schema, a finding of the behavior report), or the season-scale screens flagged across matches (a recurring pair, a cycle: "
+             "schema, a truncated log, a finding of the behavior report), or the season-scale screens flagged across matches (a recurring pair, a cycle: "
              "every match may be clear; the output names the flag)",
     usage="usage error (also a --cluster no scheduler answers at, when a match is left to run)",
     unreadable="some input could not be read, or a folder given holds no match (said on stderr, the other "

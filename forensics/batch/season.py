@@ -226,10 +226,11 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     :func:`behavior_job`) for the season table, and ``graph`` (the transfer graph, see
     :func:`graph_to_json`) for the season-scale screens.  ``exitCode`` is 1 when the
     verdict is ``review`` or ``flag``, or the input held invalid records or a header that fails its schemas
-    (``invalidHeader``: how many errors; the archive is read as it stands).
+    (``invalidHeader``: how many errors; the archive is read as it stands), or its log ends before the match did
+    (``truncated``: the evidence); each is also a ``notScreened`` note, as ``screen`` gives it.
     """
     from daishi_forensics.screens import load_config, screen_graph
-    from daishi_forensics.report.screening import match_graph
+    from daishi_forensics.report.screening import match_graph, unscreened
 
     from daishi_forensics.report.passes import analyze
     from daishi_forensics.read.boundary import read_match
@@ -240,20 +241,24 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     source = open_match(target, **_input_kwargs(options))
     analysis = analyze(read_match(source))
     graph = match_graph(analysis)
+    graph.graph["not_screened"] = [*graph.graph.get("not_screened", []), *unscreened(analysis.read)]  # as screen
     result = screen_graph(graph, config)
     if source.notes:  # what the read accepted (a byte-order mark, a file named for another match), as screen says it
         result = dataclasses.replace(result, notes=(*source.notes, *result.notes))
     invalid = analysis.read.stats.invalid
     header = len(analysis.read.header_errors())  # read as it stands, as screen says
+    truncated = list(analysis.read.stats.truncated)  # what the log no longer holds is not screened
     operators = {a["agentId"]: a.get("operator") for a in analysis.archive.get("agents") or []
                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
     ledger = analysis.result("ledger")
     return {
         **result.to_dict(),
-        "exitCode": exitcodes.OK if result.verdict == "clear" and not invalid and not header else exitcodes.FINDINGS,
+        "exitCode": (exitcodes.OK if result.verdict == "clear" and not invalid and not header and not truncated
+                     else exitcodes.FINDINGS),
         "matchId": analysis.read.match_id,
         "invalid": invalid,
         **({"invalidHeader": header} if header else {}),
+        **({"truncated": truncated} if truncated else {}),
         "seats": _checked_seats(target, [{"agentId": a, "operator": operators.get(a)} for a in seat_ids(analysis)]),
         "transfers": [
             {"a": p.a, "b": p.b, "aGave": half_up(p.value_a_gave, 2), "bGave": half_up(p.value_b_gave, 2),
@@ -1157,6 +1162,8 @@ def findings_reason(match: SeasonMatch) -> str | None:
     '2 invalid records'
     >>> findings_reason(m({"invalid": 0, "invalidHeader": 1, "verdict": "clear"}))
     'its header fails validation in 1 place'
+    >>> findings_reason(m({"invalid": 0, "truncated": ["archive: 9 trades, log: 4"], "verdict": "clear"}))
+    'its log is truncated'
     >>> findings_reason(m({"report": {"findings": [{"kind": "truncated", "message": "the log ends early"}]}}))
     '1 finding: truncated: the log ends early'
     >>> findings_reason(m(None, "t: wealth 1e15 is out of range"))
@@ -1174,6 +1181,8 @@ def findings_reason(match: SeasonMatch) -> str | None:
     header = result.get("invalidHeader")
     if isinstance(header, int) and header:
         parts.append(f"its header fails validation in {header} place{'s' if header != 1 else ''}")
+    if result.get("truncated"):
+        parts.append("its log is truncated")
     report = result.get("report")
     found = [f for f in (report.get("findings") or []) if isinstance(f, Mapping)] if isinstance(report, dict) else []
     if found:

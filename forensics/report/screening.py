@@ -23,7 +23,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.report.passes import analyze
 from ._aside import aside, worth_it
 from daishi_forensics.errors import BadSetting, ForensicsError
-from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.boundary import MatchRead, read_match
 from daishi_forensics.economy.reputation import ReputationPass, circular_reputation
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
 from daishi_forensics.economy.transfers import transfer_graph, transfer_view
@@ -48,6 +48,7 @@ __all__ = [
     "screen_targets",
     "screens_section",
     "season_cited",
+    "unscreened",
 ]
 
 
@@ -405,6 +406,25 @@ def season_cited(flag: Any) -> dict[str, int]:
     return cited
 
 
+def unscreened(read: MatchRead) -> list[str]:
+    """What a clear verdict on this read does not cover, one ``not screened`` note each (the screens' output says
+    them, and each makes the exit 1): records the read boundary rejected, a header that fails its schemas (its
+    archive read as it stands), a log that ends before the match did.  ``screen`` and ``season screen`` alike."""
+    notes = []
+    invalid = read.stats.invalid
+    if invalid:
+        notes.append(f"not screened: {count(invalid, 'invalid record')} the read boundary rejected (run validate)")
+    header = read.header_errors()
+    if header:
+        notes.append(f"not screened as the format defines it: the match's header fails validation in "
+                     f"{count(len(header), 'place')} (the first: {header[0].path}: {header[0].message}), so its "
+                     "archive was read as it stands (run validate)")
+    truncated = read.stats.truncated
+    if truncated:
+        notes.append("not screened: what the log no longer holds; the log is truncated: " + "; ".join(truncated))
+    return notes
+
+
 def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
                    lines: bool = False) -> tuple[MatchOutcome, nx.MultiDiGraph | None]:
     """:func:`screen_one` of a target already opened; ``lines``: with the line of each flag's first evidence event
@@ -418,25 +438,9 @@ def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
     except ForensicsError as exc:
         return MatchOutcome(target, error=str(exc), error_code=exc.exit_code), None
     invalid = read.stats.invalid
-    if invalid:
-        graph.graph["not_screened"] = [
-            *graph.graph.get("not_screened", []),
-            f"not screened: {count(invalid, 'invalid record')} the read boundary rejected (run validate)",
-        ]
     header = read.header_errors()
-    if header:
-        graph.graph["not_screened"] = [
-            *graph.graph.get("not_screened", []),
-            f"not screened as the format defines it: the match's header fails validation in "
-            f"{count(len(header), 'place')} (the first: {header[0].path}: {header[0].message}), so its archive was "
-            "read as it stands (run validate)",
-        ]
     truncated = tuple(read.stats.truncated or ())
-    if truncated:
-        graph.graph["not_screened"] = [
-            *graph.graph.get("not_screened", []),
-            "not screened: what the log no longer holds; the log is truncated: " + "; ".join(truncated),
-        ]
+    graph.graph["not_screened"] = [*graph.graph.get("not_screened", []), *unscreened(read)]
     result = screen_graph(graph, config, beside=aside if worth_it(analysis.timeline.events) else None)
     if source.notes:  # what the read accepted (a byte-order mark, a file named for another match): said once
         result = replace(result, notes=(*source.notes, *result.notes))
