@@ -19,6 +19,7 @@ from ._progress import progress_for, progress_options
 if TYPE_CHECKING:
     from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
     from daishi_forensics.injection.summary import propagation_of
+    from daishi_forensics.read.validation import header_failure
     from daishi_forensics.report.passes import analyze_target
 
 _LATE = {
@@ -27,6 +28,7 @@ _LATE = {
     "chains_nodes": "daishi_forensics.injection.propagation",
     "scrubbed_edges": "daishi_forensics.injection.propagation",
     "tree_text": "daishi_forensics.injection.propagation",
+    "header_failure": "daishi_forensics.read.validation",
 }
 """What the command imports when it runs, not when its ``--help`` is asked for."""
 
@@ -155,9 +157,8 @@ def _read_notes(stats: Any, header: list[Any]) -> list[str]:
     if stats.truncated:
         notes.append("the log ends before the match did (truncated): " + "; ".join(stats.truncated))
     if header:
-        notes.append(f"the match's header fails validation in {count(len(header), 'place')} (the first: "
-                     f"{header[0].path}: {header[0].message}): read as it stands "
-                     "(run `daishi-forensics validate` for every problem)")
+        notes.append(f"{header_failure(header)}: read as it stands (run `daishi-forensics validate` for every "
+                     "problem)")
     if stats.excluded_by_errata:
         withheld = len(stats.excluded_by_errata)
         notes.append(f"{count(withheld, 'event')} named by errata never took effect and "

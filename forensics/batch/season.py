@@ -241,12 +241,14 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     source = open_match(target, **_input_kwargs(options))
     analysis = analyze(read_match(source))
     graph = match_graph(analysis)
-    graph.graph["not_screened"] = [*graph.graph.get("not_screened", []), *unscreened(analysis.read)]  # as screen
+    header_errors = analysis.read.header_errors()
+    graph.graph["not_screened"] = [*graph.graph.get("not_screened", []),
+                                   *unscreened(analysis.read, header_errors)]  # as screen
     result = screen_graph(graph, config)
     if source.notes:  # what the read accepted (a byte-order mark, a file named for another match), as screen says it
         result = dataclasses.replace(result, notes=(*source.notes, *result.notes))
     invalid = analysis.read.stats.invalid
-    header = len(analysis.read.header_errors())  # read as it stands, as screen says
+    header = len(header_errors)  # read as it stands, as screen says
     truncated = list(analysis.read.stats.truncated)  # what the log no longer holds is not screened
     operators = {a["agentId"]: a.get("operator") for a in analysis.archive.get("agents") or []
                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}

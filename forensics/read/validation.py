@@ -783,6 +783,17 @@ def as_integers(record: dict[str, Any], paths: Iterable[IntegerPath]) -> tuple[d
     return out, found
 
 
+def header_failure(errors: list[Problem]) -> str:
+    """The sentence every command says a header's ``errors`` with (:func:`header_problems`, its errors alone): how
+    many, and the first by its JSON path.
+
+    >>> header_failure([Problem("m.jsonl", "'x' is not of type 'integer'", path="$.archive.config.season_ticks")])
+    "the match's header fails validation in 1 place (the first: $.archive.config.season_ticks: 'x' is not of type 'integer')"
+    """
+    places = "1 place" if len(errors) == 1 else f"{len(errors)} places"
+    return f"the match's header fails validation in {places} (the first: {errors[0].path}: {errors[0].message})"
+
+
 def header_problems(source: Any) -> list[Problem]:
     """Check a match's header: format marker, archive and report against their schemas."""
     problems: list[Problem] = []

@@ -24,6 +24,7 @@ from daishi_forensics.report.passes import analyze
 from ._aside import aside, worth_it
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.read.boundary import MatchRead, read_match
+from daishi_forensics.read.validation import Problem, header_failure
 from daishi_forensics.economy.reputation import ReputationPass, circular_reputation
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
 from daishi_forensics.economy.transfers import transfer_graph, transfer_view
@@ -406,19 +407,18 @@ def season_cited(flag: Any) -> dict[str, int]:
     return cited
 
 
-def unscreened(read: MatchRead) -> list[str]:
+def unscreened(read: MatchRead, header: list[Problem]) -> list[str]:
     """What a clear verdict on this read does not cover, one ``not screened`` note each (the screens' output says
-    them, and each makes the exit 1): records the read boundary rejected, a header that fails its schemas (its
+    them, and each makes the exit 1): records the read boundary rejected, a header that fails its schemas
+    (``header``: :meth:`~daishi_forensics.read.boundary.MatchRead.header_errors`, read once by the caller; its
     archive read as it stands), a log that ends before the match did.  ``screen`` and ``season screen`` alike."""
     notes = []
     invalid = read.stats.invalid
     if invalid:
         notes.append(f"not screened: {count(invalid, 'invalid record')} the read boundary rejected (run validate)")
-    header = read.header_errors()
     if header:
-        notes.append(f"not screened as the format defines it: the match's header fails validation in "
-                     f"{count(len(header), 'place')} (the first: {header[0].path}: {header[0].message}), so its "
-                     "archive was read as it stands (run validate)")
+        notes.append(f"not screened as the format defines it: {header_failure(header)}, so its archive was read as "
+                     "it stands (run validate)")
     truncated = read.stats.truncated
     if truncated:
         notes.append("not screened: what the log no longer holds; the log is truncated: " + "; ".join(truncated))
@@ -440,7 +440,7 @@ def _screen_source(target: str, source: MatchSource, config: ScreenConfig,
     invalid = read.stats.invalid
     header = read.header_errors()
     truncated = tuple(read.stats.truncated or ())
-    graph.graph["not_screened"] = [*graph.graph.get("not_screened", []), *unscreened(read)]
+    graph.graph["not_screened"] = [*graph.graph.get("not_screened", []), *unscreened(read, header)]
     result = screen_graph(graph, config, beside=aside if worth_it(analysis.timeline.events) else None)
     if source.notes:  # what the read accepted (a byte-order mark, a file named for another match): said once
         result = replace(result, notes=(*source.notes, *result.notes))

@@ -42,7 +42,7 @@ from daishi_forensics.errors import InvalidInput
 from daishi_forensics.jsonio import json_kind, json_text
 from daishi_forensics.read.archive import MAX_TICK, past_exact
 from daishi_forensics.read.boundary import read_match
-from daishi_forensics.read.validation import report_schema_errors
+from daishi_forensics.read.validation import header_failure, report_schema_errors
 from daishi_forensics.replay.analysis import MatchAnalysis, analyze
 from .rubric import READINGS, UnknownRubric, rubric
 from .scoring import REPORT_FIELDS, MatchScore, SeatScore, score_match
@@ -415,8 +415,7 @@ def input_faults(stats: Any, header: Sequence[Any] = ()) -> tuple[str, ...]:
                    "(see `validate`); the figures stand on the rest")
     out += [f"the log looks cut short: {why}" for why in stats.truncated]
     if header:
-        out.append(f"the match's header fails validation in {count(len(header), 'place')} (the first: "
-                   f"{header[0].path}: {header[0].message}); the archive read as it stands (see `validate`)")
+        out.append(f"{header_failure(list(header))}; the archive read as it stands (see `validate`)")
     return tuple(out)
 
 
