@@ -20,7 +20,7 @@ bench = load_bench("screens")
 
 def test_the_sweep_seeds_share_none_with_any_other_split() -> None:
     assert bench.SPLITS == {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001,
-                            "fresh4": 50001, "fresh5": 60001, "sweep": 70001}
+                            "fresh4": 50001, "fresh5": 60001, "fresh6": 65001, "sweep": 70001}
     planted, honest = bench.sweep_seeds(8, 200)
     assert (planted, honest) == (range(70001, 70009), range(71001, 71201))
     widest = bench.sweep_seeds(bench.SWEEP_MAX_SEEDS, bench.SWEEP_MAX_CLEAN)
