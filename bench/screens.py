@@ -35,7 +35,9 @@ player seats, 300 ticks, a 12 x 12 map).  ``sweep`` (honest seeds from 71001, pl
 generated before it) is played only at other sizes, one setting changed at a time (:data:`SCREEN_SWEEPS`: 4, 16
 and 32 player seats; 150 and 600 ticks; a 6 x 6 and a 20 x 20 map), at every noise level, and prints per setting
 and level the honest matches not ``clear`` and ``flag`` (Wilson 95%; every level pooled too), what raised the
-ones not clear and their seeds, and the planted kinds' recall and precision as for the other splits.  One
+ones not clear and their seeds, and the planted kinds' recall and precision as for the other splits.  Those seeds
+are the sweep's first draw, looked at thirteen times; ``--sweep-draw 2`` plays a second draw inside the same block
+(planted from 70501, honest from 75001), which no run generated before configuration 2.25.0.  One
 simulated and replayed match costs 0.04 to 0.5 s (the 32-seat ones the dearest), so the defaults (200 honest
 matches per setting and level, 8 planted seeds per kind: 6,720 matches) take about ten minutes on two idle
 workers (6,160 matches, 4 planted seeds a kind, took 15 minutes on one worker of a shared machine); 200 is
@@ -630,17 +632,34 @@ def sweep_settings(settings: dict[str, int]) -> str:
     return f"{given['n_agents']} player seats, {given['ticks']} ticks, a {given['width']} x {given['height']} map"
 
 
-def sweep_seeds(seeds: int, clean: int) -> tuple[range, range]:
-    """The sweep split's planted seeds (per kind) and honest seeds, the same at every setting and noise level.
+SWEEP_SECOND_DRAW = (70501, 75001)
+"""The sweep's second draw: its first planted seed and its first honest seed, inside the sweep's block and past every
+seed its first draw (``sweep_seeds(..., draw=1)``: planted from 70001, honest from 71001) ever played (70008 and
+71200).  Draw 1 stays below them: at most 500 planted seeds a kind and 4,000 honest ones when both are run."""
+
+
+def sweep_seeds(seeds: int, clean: int, draw: int = 1) -> tuple[range, range]:
+    """The sweep split's planted seeds (per kind) and honest seeds, the same at every setting and noise level:
+    its first draw (``draw`` 1, the seeds every earlier look played) or its second (``draw`` 2, from
+    :data:`SWEEP_SECOND_DRAW`: at most 500 planted seeds a kind and 5,000 honest ones, so as to stay in the block).
 
     >>> sweep_seeds(8, 200)
     (range(70001, 70009), range(71001, 71201))
+    >>> sweep_seeds(8, 200, draw=2)
+    (range(70501, 70509), range(75001, 75201))
     """
     if not 0 <= seeds <= SWEEP_MAX_SEEDS or not 0 <= clean <= SWEEP_MAX_CLEAN:
         raise ValueError(f"the sweep holds at most {SWEEP_MAX_SEEDS} planted seeds a kind and "
                          f"{SWEEP_MAX_CLEAN} honest seeds")
-    first = SPLITS["sweep"]
-    return range(first, first + seeds), range(first + 1000, first + 1000 + clean)
+    if draw == 1:
+        first = SPLITS["sweep"]
+        return range(first, first + seeds), range(first + 1000, first + 1000 + clean)
+    if draw != 2:
+        raise ValueError(f"the sweep has draws 1 and 2, not {draw}")
+    if seeds > 500 or clean > 5000:
+        raise ValueError("the sweep's second draw holds at most 500 planted seeds a kind and 5,000 honest seeds")
+    planted, honest = SWEEP_SECOND_DRAW
+    return range(planted, planted + seeds), range(honest, honest + clean)
 
 
 def _span(seeds: range) -> str:
@@ -650,10 +669,10 @@ def _span(seeds: range) -> str:
     return f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}-{seeds[-1]}"
 
 
-def sweep_jobs(seeds: int, clean: int, levels: tuple[str, ...]) -> list[tuple[str, str, int, str, str]]:
+def sweep_jobs(seeds: int, clean: int, levels: tuple[str, ...], draw: int = 1) -> list[tuple[str, str, int, str, str]]:
     """The settings sweep's jobs for :func:`simulate`: at each setting of :data:`SCREEN_SWEEPS` and noise
-    level, ``clean`` honest matches and ``seeds`` matches of each planted kind (:func:`sweep_seeds`)."""
-    planted, honest = sweep_seeds(seeds, clean)
+    level, ``clean`` honest matches and ``seeds`` matches of each planted kind (:func:`sweep_seeds` of ``draw``)."""
+    planted, honest = sweep_seeds(seeds, clean, draw)
     out = [("sweep", k, s, noise, name) for name, _ in SCREEN_SWEEPS for noise in levels for k in KINDS
            for s in planted]
     out += [("sweep", "clean", s, noise, name) for name, _ in SCREEN_SWEEPS for noise in levels for s in honest]
@@ -816,13 +835,13 @@ def run_sweep(args: argparse.Namespace) -> None:
     worker pool, then the honest matches' rates (:func:`sweep_clean`) and the planted kinds' recall and
     precision at each setting (:func:`detection`, the split named with the setting)."""
     levels = tuple(level for level in NOISE if level in args.sweep_noise.split(","))
-    planted, honest = sweep_seeds(args.sweep_seeds, args.sweep_clean)
-    todo = sweep_jobs(args.sweep_seeds, args.sweep_clean, levels)
+    planted, honest = sweep_seeds(args.sweep_seeds, args.sweep_clean, args.sweep_draw)
+    todo = sweep_jobs(args.sweep_seeds, args.sweep_clean, levels, args.sweep_draw)
     started = time.perf_counter()
     with Pool(args.workers) as pool:
         rows = pool.map(simulate, todo, chunksize=2)
     names = [job[4] for job in todo]
-    print(f"simulated and replayed {len(rows)} matches of the sweep split in {time.perf_counter() - started:.0f} s "
+    print(f"simulated and replayed {len(rows)} matches of the sweep split (draw {args.sweep_draw}) in {time.perf_counter() - started:.0f} s "
           f"({args.workers} workers): at each of {len(SCREEN_SWEEPS)} settings and noise levels "
           f"{', '.join(levels)}, honest {_span(honest)}, planted {_span(planted)} a kind")
     sweep_clean(rows, names, honest)
@@ -832,7 +851,7 @@ def run_sweep(args: argparse.Namespace) -> None:
         for name, settings in SCREEN_SWEEPS:
             label = f"sweep ({sweep_settings(settings)}; {_span(planted)} a kind and level)"
             detection([(label, *r[1:]) for r, n in zip(rows, names) if n == name and r[1] in KINDS], label)
-    print(f"\n(sweep: honest seeds from {SPLITS['sweep'] + 1000} and planted seeds from {SPLITS['sweep']}, played "
+    print(f"\n(sweep, draw {args.sweep_draw}: honest seeds from {honest.start} and planted seeds from {planted.start}, played "
           f"only at the settings above (each one of the defaults of 8 player seats, 300 ticks and a 12 x 12 map "
           f"changed); every run is a look at this held-out split, counted in docs/benchmarks.md; intervals: Wilson 95%)")
 
@@ -899,6 +918,10 @@ def main() -> None:
                              "thrown-fight gates; honest matches with a thrown-fight finding, planted fights found) "
                              "or net_trades (the typologies reading a trade as one transfer; honest matches with a "
                              "typology finding)")
+    parser.add_argument("--sweep-draw", type=int, choices=(1, 2), default=1,
+                        help="the sweep's seeds: 1 (the default: honest from 71001, planted from 70001, every earlier "
+                             "look's) or 2 (honest from 75001, planted from 70501: a second draw, first played under "
+                             "configuration 2.25.0)")
     parser.add_argument("--sweep-noise", default=",".join(NOISE),
                         help="noise levels of the sweep (default none,light,medium,heavy)")
     parser.add_argument("--pairs", action="store_true",
@@ -921,6 +944,11 @@ def main() -> None:
         if not 0 <= args.sweep_seeds <= SWEEP_MAX_SEEDS or not 0 <= args.sweep_clean <= SWEEP_MAX_CLEAN:
             parser.error(f"--sweep-seeds must be from 0 to {SWEEP_MAX_SEEDS} and --sweep-clean from 0 to "
                          f"{SWEEP_MAX_CLEAN} (the sweep split's seeds)")
+        if args.sweep_draw == 1 and (args.sweep_seeds > 500 or args.sweep_clean > 4000):
+            parser.error("--sweep-draw 1 holds at most 500 planted seeds a kind and 4,000 honest ones (the second "
+                         "draw's seeds start past them)")
+        if args.sweep_draw == 2 and (args.sweep_seeds > 500 or args.sweep_clean > 5000):
+            parser.error("--sweep-draw 2 holds at most 500 planted seeds a kind and 5,000 honest ones")
         run_sweep(args)
         return
     splits = ("tune", "report") if args.split == "both" else (args.split,)

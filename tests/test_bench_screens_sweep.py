@@ -79,7 +79,7 @@ def test_the_docstring_examples() -> None:
     for test in doctest.DocTestFinder().find(bench.sweep_settings) + doctest.DocTestFinder().find(bench.sweep_seeds):
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
-    assert runner.summarize(verbose=False).attempted == 3
+    assert runner.summarize(verbose=False).attempted == 4
 
 
 def test_a_sweep_past_its_seeds_is_refused() -> None:
@@ -207,3 +207,20 @@ def test_the_pairs_report_plays_honest_seeds_at_sizes_the_sweep_never_combines()
     assert [bench.sweep_settings(s) for _name, s in bench.SCREEN_PAIRS][:2] == [
         "4 player seats, 150 ticks, a 12 x 12 map", "4 player seats, 600 ticks, a 12 x 12 map"]
     assert bench.PAIRS_LOOKED[0] == bench.PAIRS_FIRST
+
+
+def test_the_sweep_s_second_draw_lies_in_its_block_past_every_seed_the_first_played() -> None:
+    planted, honest = bench.sweep_seeds(500, 5000, draw=2)
+    assert (planted, honest) == (range(70501, 71001), range(75001, 80001))
+    block_planted, block_honest = bench.sweep_seeds(bench.SWEEP_MAX_SEEDS, bench.SWEEP_MAX_CLEAN)
+    assert set(planted) <= set(block_planted) and set(honest) <= set(block_honest)
+    # the first draw's largest runs allowed beside it (500 planted a kind, 4,000 honest) share no seed with it
+    first_planted, first_honest = bench.sweep_seeds(500, 4000, draw=1)
+    assert not (set(first_planted) | set(first_honest)) & (set(planted) | set(honest))
+    jobs = bench.sweep_jobs(2, 3, ("none",), draw=2)
+    assert {j[2] for j in jobs if j[1] == "clean"} == {75001, 75002, 75003}
+    assert {j[2] for j in jobs if j[1] != "clean"} == {70501, 70502}
+    with pytest.raises(ValueError, match="second draw"):
+        bench.sweep_seeds(501, 10, draw=2)
+    with pytest.raises(ValueError, match="draws 1 and 2"):
+        bench.sweep_seeds(1, 1, draw=3)
