@@ -83,6 +83,12 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     Scripted seats are not players: probe seats (role probe: the server's
     scripted probes) and anchor seats (role anchor: scripted bots kept in a
     lobby as a yardstick) are left out of every mean, and the output says so.
+
+    A match whose header fails its schema, or whose read left something out
+    (invalid records, a log cut short, a value written twice under one key,
+    records of unknown types, seats the archive does not list), is named in the
+    first notes, with the kinds: its figures rest on what the read kept, and
+    its behavior report says what each is. It is still compared (exit 0).
     """
     import_late(globals(), _LATE)
     fmt = format_for(fmt, output, FORMATS)

@@ -423,3 +423,35 @@ def test_a_model_column_with_no_model_known_is_text_left_aligned() -> None:
     assert "| 1 | A\\_1 (a\\_1) | – | B\\_1 (b\\_1) | – |" in render(doc, "markdown")  # as before
     assert "<td>1</td><td><bdi>A_1</bdi> (a_1)</td><td>–</td>" in render(doc, "html").replace('<td class="n">1</td>',
                                                                                              "<td>1</td>")
+
+
+def _with_invalid_record(stream: Path, match_id: str) -> Path:
+    """``stream`` with one more record, invalid (its agentId a list), after the others."""
+    bad = {"schemaVersion": 3, "id": 99, "tick": 2, "type": "rest", "agentId": [], "matchId": match_id,
+           "payload": {}}
+    with stream.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(bad) + "\n")
+    return stream
+
+
+def test_a_side_whose_read_left_records_out_is_said(tmp_path: Path) -> None:
+    a = _match(tmp_path / "a", "m_00000000000a", (10.0, 20.0), ("X", "Y"))
+    b = _with_invalid_record(_match(tmp_path / "b", "m_00000000000b", (16.0, 20.0), ("X", "Y")), "m_00000000000b")
+    runner = CliRunner()
+    out = runner.invoke(main, ["compare", str(a), str(b), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["notes"][0] == (f"side B ({b}): 1 finding about the log itself (invalid records): its figures rest "
+                               "on what the read kept; its behavior report says what each is")
+    assert not any(n.startswith("side A (") for n in doc["notes"])
+    # the figures are those of the records read: the seat's wealth difference as without the record
+    assert doc["seats"][0]["difference"]["wealth"] == 6.0
+    text = runner.invoke(main, ["compare", str(a), str(b)], env={"COLUMNS": "200"}).output
+    assert "side B (" in text and "1 finding about the log itself (invalid records)" in text
+    clean = json.loads(runner.invoke(main, ["compare", str(a), str(a), "--format", "json"]).stdout)
+    assert not any("about the log itself" in n for n in clean["notes"])
+    models = json.loads(runner.invoke(main, ["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--by", "model",
+                                             "--format", "json"]).output)
+    assert models["notes"][0] == ("side " + str(tmp_path / "b") + ": 1 of 1 match holds findings about the log "
+                                  "itself (invalid records in 1): m_00000000000b; their figures rest on what the read "
+                                  "kept; their behavior reports say what each is")

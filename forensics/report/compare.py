@@ -46,7 +46,7 @@ from daishi_forensics.arithmetic import half_up
 from daishi_forensics.version import __version__
 from daishi_forensics.wording import count
 
-from .summary import SeatLine, seat_lines
+from .summary import FINDING_WORDS, SeatLine, findings_tail, seat_lines
 
 __all__ = ["COMPARE_VERSION", "METRICS", "PROBE_ROLE", "Side", "compare_matches", "compare_models", "design",
            "newcombe", "player_lines", "split_models", "t_interval", "welch_interval"]
@@ -249,6 +249,58 @@ def _read_notes(*reports: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(n for r in reports for n in said(r) if isinstance(n, str)))
 
 
+PARTIAL_READ_KINDS = frozenset({"invalid-events", "truncated", "read-warnings", "unknown-event-types",
+                                "agent-not-in-archive", "report-unreadable"})
+"""The findings of a report that say its figures rest on less than the whole log: records left out as invalid,
+a log cut short, values the read dropped (a key written twice), records of unknown types not read, seats the
+archive does not list, a report that could not be read.  A comparison says them for each side (module notes)."""
+
+
+def _partial(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The report's findings of :data:`PARTIAL_READ_KINDS`."""
+    return [f for f in report.get("findings") or [] if isinstance(f, Mapping) and f.get("kind") in PARTIAL_READ_KINDS]
+
+
+def _side_log_note(side: str, label: str, report: Mapping[str, Any]) -> list[str]:
+    """A note when one side's report holds findings of :data:`PARTIAL_READ_KINDS` (its figures rest on what the
+    read kept), naming the side, its input and the kinds.
+
+    >>> _side_log_note("B", "b.jsonl", {"findings": [{"kind": "invalid-events"}, {"kind": "erratum-applied"}]})
+    ['side B (b.jsonl): 1 finding about the log itself (invalid records): its figures rest on what the read kept; \
+its behavior report says what each is']
+    >>> _side_log_note("A", "a.jsonl", {"findings": [{"kind": "erratum-applied"}]})
+    []
+    """
+    partial = _partial(report)
+    if not partial:
+        return []
+    return [f"side {side} ({label}): {findings_tail(partial)}: its figures rest on what the read kept; its behavior "
+            "report says what each is"]
+
+
+def _sides_log_note(side: Side) -> list[str]:
+    """A note when matches of one side of a comparison of models hold findings of :data:`PARTIAL_READ_KINDS`:
+    how many of its reports, the kinds with how many reports hold each, and the first ten match ids.
+
+    >>> bad = {"matchId": "m_b", "findings": [{"kind": "truncated"}, {"kind": "invalid-events"}]}
+    >>> _sides_log_note(Side("B", ({"matchId": "m_a", "findings": []}, bad)))
+    ['side B: 1 of 2 matches holds findings about the log itself (a log cut short in 1, invalid records in 1): \
+m_b; their figures rest on what the read kept; their behavior reports say what each is']
+    """
+    held = [(r, _partial(r)) for r in side.reports]
+    held = [(r, partial) for r, partial in held if partial]
+    if not held:
+        return []
+    kinds = Counter(k for _, partial in held for k in dict.fromkeys(str(f.get("kind")) for f in partial))
+    words = ", ".join(f"{FINDING_WORDS.get(k, k)} in {n}" for k, n in kinds.items())
+    ids = [str(r.get("matchId")) for r, _ in held]
+    shown = ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+    holds = "holds" if len(held) == 1 else "hold"
+    return [f"side {side.label}: {len(held)} of {count(len(side.reports), 'match', 'matches')} {holds} findings about "
+            f"the log itself ({words}): {shown}; their figures rest on what the read kept; their behavior reports say "
+            "what each is"]
+
+
 def _match_head(report: Mapping[str, Any], label: str) -> dict[str, Any]:
     screens = report.get("screens") or {}
     return {"label": label, "matchId": report.get("matchId"), "verdict": screens.get("verdict"),
@@ -305,7 +357,7 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
         "seats": rows,
         "overall": overall,
         "intervals": {"resistance": NEWCOMBE, "others": None},
-        "notes": [*_read_notes(a, b),
+        "notes": [*_read_notes(a, b), *_side_log_note("A", labels[0], a), *_side_log_note("B", labels[1], b),
                   "One match per side: the figures other than a seat's resistance have no interval over "
                   "matches (compare two sets of matches with --by model for that). Seats are paired by seat "
                   "number; a seat number only one side has is listed with the other side empty.",
@@ -482,7 +534,7 @@ def _side_head(side: Side, matches: Sequence[_Match], per_match: Mapping[str, An
 def _model_notes(a: Side, b: Side, side_a: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]],
                  side_b: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]]) -> list[str]:
     """The notes of a comparison of models: the rule, each side's missing model, probe seats and repeated matches."""
-    notes = [*_read_notes(*a.reports, *b.reports),
+    notes = [*_read_notes(*a.reports, *b.reports), *_sides_log_note(a), *_sides_log_note(b),
              "A side's value in a match is the mean over its player seats there (resistance: pooled over the probes "
              "its seats heard; the screens: 1 when a flag, or a flag or review, names one of its seats); each "
              "match counts once."]

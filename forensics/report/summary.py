@@ -25,9 +25,44 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["FlagLine", "SeatLine", "Summary", "flag_lines", "seat_lines", "summarize", "worst_level"]
+from daishi_forensics.wording import count
+
+__all__ = ["FINDING_WORDS", "FlagLine", "SeatLine", "Summary", "findings_tail", "flag_lines", "seat_lines", "summarize",
+           "worst_level"]
 
 _RANK = {"flag": 0, "review": 1}
+
+FINDING_WORDS = {
+    "archive-disagreement": "archive figures the events contradict",
+    "erratum-applied": "errata",
+    "invalid-header": "a header that fails its schema",
+    "invalid-events": "invalid records",
+    "read-warnings": "what the read warned of",
+    "unknown-event-types": "unknown event types",
+    "truncated": "a log cut short",
+    "agent-not-in-archive": "agents the archive does not list",
+    "witness-mismatch": "witness marks the replay contradicts",
+    "ledger-anomaly": "ledger anomalies",
+    "report-unreadable": "an unreadable report",
+    "input-note": "what the read accepted",
+    "archive-not-compared": "archive figures of the wrong kind",
+}
+"""Each finding kind in the words of the verdict's sentence."""
+
+
+def findings_tail(findings: tuple[Mapping[str, Any], ...] | list[Mapping[str, Any]]) -> str:
+    """The verdict sentence's part about the findings: how many, and their kinds in words, each once, in the order
+    first met.
+
+    >>> findings_tail([{"kind": "invalid-header"}, {"kind": "archive-disagreement"}, {"kind": "archive-disagreement"}])
+    '3 findings about the log itself (a header that fails its schema, archive figures the events contradict)'
+    >>> findings_tail([])
+    'no finding about the log itself'
+    """
+    if not findings:
+        return "no finding about the log itself"
+    kinds = dict.fromkeys(FINDING_WORDS.get(str(f.get("kind")), str(f.get("kind"))) for f in findings)
+    return f"{count(len(findings), 'finding')} about the log itself ({', '.join(kinds)})"
 
 
 def worst_level(levels: Sequence[str]) -> str | None:
