@@ -39,6 +39,24 @@ DIGESTS: dict[str, dict[str, str]] = {
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
         "tiers": "9d55ea07cb0721815f0ef8859eb3b020d88e64f7adcd6aa867e723b57cd50a0c",
     },
+    # version 9: two consent rules (a discourse "then"; a concession before "but"); of the files also stored for
+    # 8, only the seventh draw's readings changed (the tune rows the rules were written from); the eighth draw,
+    # scored once under 8, joins the table
+    "9": {
+        "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
+        "commitments-general-real-eighth.jsonl": "4e8c006a1fc6b094157706a53285cfec339b5a243b9a8cf4846bb73df55261e9",
+        "commitments-general-real-fifth.jsonl": "8d66d016be6328107cbb461c38c3086f21c8586efb5869b56fb1873238b40cb1",
+        "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
+        "commitments-general-real-second.jsonl": "417eb6106ea750e026a219c47ea98c38d7d9afc1e831da4fea1f200471565c1f",
+        "commitments-general-real-seventh.jsonl": "739eb28aadd847f66903bb7ed0ce3f3d6f337ea421d61c465ea41751fab58bef",
+        "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
+        "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
+        "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
+        "commitments-general-tune-real.jsonl": "175021c5156ccb8e9bf23bf5b9a2810bffc13a2965a7655a5412fee0d22ec34b",
+        "commitments-general.jsonl": "a9265f456cbb72b65d2bfd9a9564a76cefcd2a515aefbeab966ab13c5667652f",
+        "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
+        "tiers": "9d55ea07cb0721815f0ef8859eb3b020d88e64f7adcd6aa867e723b57cd50a0c",
+    },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor
 version.  A labelled file added later joins the table when its readings are first stored (a file

@@ -635,6 +635,8 @@ _SAID = frozenset({"said", "says", "told", "tells", "mentioned", "claimed", "cla
 def _consent_at(words: list[str], start: int, end: int) -> bool:
     """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
     before = words[max(0, start - 4):start]
+    if "but" in before:  # (v9) "not ideal but I can work with that": a concession, negating nothing after it
+        before = before[len(before) - before[::-1].index("but"):]
     if "problem" in before or "worries" in before:
         before = _no_problem_dropped(before)  # (v8) "no problem, glad we could make a deal": no negation
     hedges = () if "agreement" in words[start:end] or "glad" in words[max(0, start - 5):start] else HEDGES
@@ -649,8 +651,10 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
         return False  # "you said it's a deal": another's words reported, not the speaker's consent (R8)
     if words[start] in ("come", "reached") and not HOPED.isdisjoint(before):
         return False  # "I'm sure we can come to an agreement": a hope of a deal to come (R20)
-    if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it"):
-        return False  # "make it 3 sheep and you have a deal": a demand (R18)
+    if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it") and \
+            not INTERJECTIONS.issuperset(words[:start - 1]):
+        return False  # "make it 3 sheep and you have a deal": a demand (R18); (v9) but not "Okay, then we have
+        # a deal", where no demand stands before the "then" (a discourse word)
     if words[start] == "deal" and start > 0 and words[start - 1] in DEAL_NEGATORS:
         return False
     if words[start] == "submit" and (start == 0 or words[start - 1] in ("and", "please", "go")):

@@ -339,6 +339,12 @@ you suggested" consent; "if you are asking / looking for X" names the speaker's 
 the addressee's gain under "even if" offers nothing; consent "for both of us" and "suitable"; "let's make
 sure" checks the terms (no goods, no consent inside it); in rule 7, "one for you / for me" in a split,
 "two of mine", "hang on to one" and "one of each" (every good named before it) read their left-out nouns.
+9 adds two consent rules, from the errors of the seventh draw of real campsite turns once it was a tune split
+(``tune-real-7``), by mechanism, each checked on made-up sentences (``tests/test_commitments_v9_rules.py``): the
+guard that reads "... and you have a deal" as a demand needs a demand before the "and" or "then" (only
+interjections before it: "Okay, then we have a deal." consents); and what stands before a "but" ahead of a
+consent is a concession that negates and hedges nothing after it ("not ideal but I can work with that").
+Every held-out split reads as under 8.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -700,7 +706,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "8"
+    version = "9"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
