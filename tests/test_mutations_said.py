@@ -124,3 +124,21 @@ def test_what_validate_calls_invalid_every_command_says(tmp_path: Path, seed: in
             assert result.exit_code != 70, (said, command, result.output)
             if invalid:
                 assert result.exit_code in (1, 3), (said, command, result.output)
+
+
+@pytest.mark.parametrize("seed", range(10, 13))
+def test_what_validate_calls_invalid_compare_names(tmp_path: Path, seed: int) -> None:
+    """``compare`` describes (exit 0), so it says an invalid side in its first notes: the side, its file and the
+    kinds (a header failing its schema, records left out...); a side that cannot be read exits 3."""
+    runner = CliRunner()
+    base = tmp_path / "base" / "m_0123456789ab.jsonl"
+    for path, said in _written(tmp_path, seed, 8):
+        checked = runner.invoke(main, ["validate", str(path)]).exit_code
+        result = runner.invoke(main, ["compare", str(base), str(path), "--format", "json"])
+        assert result.exit_code != 70, (said, result.output)
+        if checked == 3:
+            assert result.exit_code == 3, (said, result.output)
+        elif checked != 0:
+            assert result.exit_code == 0, (said, result.output)
+            notes = json.loads(result.stdout)["notes"]
+            assert str(path) in notes[0] and ("about the log itself" in notes[0] or "header" in notes[0]), (said, notes)
