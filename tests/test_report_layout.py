@@ -148,7 +148,17 @@ def test_agent_by_id_and_unknown_agent(tmp_path: Path) -> None:
     assert _run(["behavior", str(path), "--agent", "a_2", "--format", "json"]).exit_code == 0
     bad = _run(["behavior", str(path), "--agent", "Zed"])
     assert bad.exit_code == 2
-    assert "no seat is called 'Zed'" in bad.stderr and "Ash (a_1)" in bad.stderr
+    assert "no seat is called 'Zed';" in bad.stderr and "Ash (a_1)" in bad.stderr and "did you mean" not in bad.stderr
+
+
+def test_an_agent_a_typo_away_is_offered(tmp_path: Path) -> None:
+    """A name or id a few edits from a seat's (a typo, two letters swapped, a blank pasted along, an id in upper
+    case) gets the seat offered, and still exits 2: nothing is guessed."""
+    path = _named_match(tmp_path)
+    for query, offered in (("Ahs", "Ash (a_1)"), ("Bea ", "Bea (a_2)"), ("A_3", "Cy (a_3)")):
+        bad = _run(["behavior", str(path), "--agent", query])
+        assert bad.exit_code == 2, query
+        assert f"no seat is called {query!r} (did you mean {offered}?); the seats:" in bad.stderr, bad.stderr
 
 
 def test_focus_json_is_an_addition_the_schema_knows(tmp_path: Path) -> None:

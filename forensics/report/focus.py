@@ -51,7 +51,8 @@ def resolve_agent(seats: Sequence[tuple[str, str | None]], query: str) -> str:
     Raises
     ------
     BadSetting
-        No seat, or more than one, goes by that name (exit 2); the message lists the seats.
+        No seat, or more than one, goes by that name (exit 2); the message lists the seats, and offers those a
+        few edits away (:func:`nearest_seats`).
     """
     ids = [a for a, _ in seats]
     if query in ids:
@@ -67,7 +68,41 @@ def resolve_agent(seats: Sequence[tuple[str, str | None]], query: str) -> str:
     if len(folded) == 1:
         return folded[0]
     listed = ", ".join(f"{n} ({a})" if n else a for a, n in seats[:40]) + (" ..." if len(seats) > 40 else "")
-    raise BadSetting(f"no seat is called {shown(query)!r}; the seats: {shown(listed)}", file="--agent")
+    near = nearest_seats(seats, query)
+    hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+    raise BadSetting(f"no seat is called {shown(query)!r}{shown(hint)}; the seats: {shown(listed)}", file="--agent")
+
+
+def _near(wanted: str, form: str) -> int | None:
+    """The edits (insertions, deletions, substitutions, swaps of two neighbours: optimal string alignment) from
+    ``wanted`` to ``form``, when at most one per four characters of ``form`` (at least one); else None."""
+    from rapidfuzz.distance import OSA
+
+    most = max(1, len(form) // 4)
+    edits = OSA.distance(wanted, form, score_cutoff=most)
+    return edits if edits <= most else None
+
+
+def nearest_seats(seats: Sequence[tuple[str, str | None]], query: str, most: int = 3) -> list[str]:
+    """Up to ``most`` seats whose name or id is a few edits from ``query`` (both case-folded, blanks around
+    stripped; :func:`_near`: a typo, two letters swapped, a letter of another alphabet or case, a blank pasted
+    along), those the fewest edits away only, in seat order, each as ``Name (id)``.
+
+    >>> seats = [("a_e0c0", "Ash"), ("a_143a", "Nyx"), ("a_c79a", "Thorne")]
+    >>> nearest_seats(seats, "Ash "), nearest_seats(seats, "Ahs"), nearest_seats(seats, "A_E0C0")
+    (['Ash (a_e0c0)'], ['Ash (a_e0c0)'], ['Ash (a_e0c0)'])
+    >>> nearest_seats(seats, "Thorn"), nearest_seats(seats, "Zed")
+    (['Thorne (a_c79a)'], [])
+    """
+    wanted = query.strip().casefold()
+    found: list[tuple[int, int, str]] = []
+    for k, (agent, name) in enumerate(seats):
+        forms = [agent.casefold()] + ([name.strip().casefold()] if isinstance(name, str) else [])
+        edits = [e for e in (_near(wanted, form) for form in forms) if e is not None]
+        if edits:
+            found.append((min(edits), k, f"{name} ({agent})" if name else agent))
+    fewest = min((edits for edits, _, _ in found), default=0)
+    return [label for edits, _, label in sorted(found) if edits == fewest][:most]
 
 
 @dataclass(frozen=True)
