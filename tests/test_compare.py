@@ -455,3 +455,15 @@ def test_a_side_whose_read_left_records_out_is_said(tmp_path: Path) -> None:
     assert models["notes"][0] == ("side " + str(tmp_path / "b") + ": 1 of 1 match holds findings about the log "
                                   "itself (invalid records in 1): m_00000000000b; their figures rest on what the read "
                                   "kept; their behavior reports say what each is")
+
+
+def test_two_models_pooled_over_one_set_say_its_partial_reads_once(tmp_path: Path) -> None:
+    for k, w in enumerate([(10.0, 12.0), (20.0, 25.0)]):
+        _match(tmp_path / "season", f"m_00000000000{k}", w, ("X", "Y"))
+    _with_invalid_record(tmp_path / "season" / "m_000000000001.jsonl", "m_000000000001")
+    out = CliRunner().invoke(main, ["compare", str(tmp_path / "season"), "--by", "model", "--models", "X", "Y",
+                                    "--format", "json"])
+    assert out.exit_code == 0, out.output
+    said = [n for n in json.loads(out.stdout)["notes"] if "about the log itself" in n]
+    assert said == ["1 of 2 matches holds findings about the log itself (invalid records in 1): m_000000000001; "
+                    "their figures rest on what the read kept; their behavior reports say what each is"]

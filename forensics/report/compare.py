@@ -278,9 +278,25 @@ its behavior report says what each is']
             "report says what each is"]
 
 
-def _sides_log_note(side: Side) -> list[str]:
+def _sides_log_notes(a: Side, b: Side) -> list[str]:
+    """:func:`_sides_log_note` of each side; once, naming no side, when both sides read the same matches (two
+    models pooled over one set).
+
+    >>> bad = {"matchId": "m_b", "findings": [{"kind": "truncated"}]}
+    >>> pooled = ({"matchId": "m_a", "findings": []}, bad)
+    >>> _sides_log_notes(Side("M1", pooled, "M1"), Side("M2", pooled, "M2"))
+    ['1 of 2 matches holds findings about the log itself (a log cut short in 1): m_b; their figures rest on what \
+the read kept; their behavior reports say what each is']
+    """
+    if len(a.reports) == len(b.reports) and all(x is y for x, y in zip(a.reports, b.reports)):
+        return _sides_log_note(a, named=False)
+    return [*_sides_log_note(a), *_sides_log_note(b)]
+
+
+def _sides_log_note(side: Side, named: bool = True) -> list[str]:
     """A note when matches of one side of a comparison of models hold findings of :data:`PARTIAL_READ_KINDS`:
-    how many of its reports, the kinds with how many reports hold each, and the first ten match ids.
+    how many of its reports, the kinds with how many reports hold each, and the first ten match ids (the side
+    named first unless ``named`` is false).
 
     >>> bad = {"matchId": "m_b", "findings": [{"kind": "truncated"}, {"kind": "invalid-events"}]}
     >>> _sides_log_note(Side("B", ({"matchId": "m_a", "findings": []}, bad)))
@@ -294,11 +310,12 @@ m_b; their figures rest on what the read kept; their behavior reports say what e
     kinds = Counter(k for _, partial in held for k in dict.fromkeys(str(f.get("kind")) for f in partial))
     words = ", ".join(f"{FINDING_WORDS.get(k, k)} in {n}" for k, n in kinds.items())
     ids = [str(r.get("matchId")) for r, _ in held]
-    shown = ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+    listed = ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
     holds = "holds" if len(held) == 1 else "hold"
-    return [f"side {side.label}: {len(held)} of {count(len(side.reports), 'match', 'matches')} {holds} findings about "
-            f"the log itself ({words}): {shown}; their figures rest on what the read kept; their behavior reports say "
-            "what each is"]
+    head = f"side {side.label}: " if named else ""
+    return [f"{head}{len(held)} of {count(len(side.reports), 'match', 'matches')} {holds} findings about the log "
+            f"itself ({words}): {listed}; their figures rest on what the read kept; their behavior reports say what "
+            "each is"]
 
 
 def _match_head(report: Mapping[str, Any], label: str) -> dict[str, Any]:
@@ -534,7 +551,7 @@ def _side_head(side: Side, matches: Sequence[_Match], per_match: Mapping[str, An
 def _model_notes(a: Side, b: Side, side_a: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]],
                  side_b: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]]) -> list[str]:
     """The notes of a comparison of models: the rule, each side's missing model, probe seats and repeated matches."""
-    notes = [*_read_notes(*a.reports, *b.reports), *_sides_log_note(a), *_sides_log_note(b),
+    notes = [*_read_notes(*a.reports, *b.reports), *_sides_log_notes(a, b),
              "A side's value in a match is the mean over its player seats there (resistance: pooled over the probes "
              "its seats heard; the screens: 1 when a flag, or a flag or review, names one of its seats); each "
              "match counts once."]
