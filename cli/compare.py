@@ -10,6 +10,7 @@ import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, InputUnreadable, InvalidInput
+from daishi_forensics.textsafe import shown_clipped
 
 from ._common import (import_late, imported_late, output_named, TARGET_HELP, color_option, format_for, handle_errors,
                       input_options, not_empty, say, set_help, text_width, use_color, write_output)
@@ -160,7 +161,7 @@ def _comparison(targets: tuple[str, ...], groups: list[list[str]], every: list[s
         for model in models:
             if model not in known:
                 found = ", ".join(f"{m} ({n} match{'es' if n != 1 else ''})" for m, n in known.items()) or "none"
-                raise BadSetting(f"no player seat of model {model!r} in these matches (probe seats are not "
+                raise BadSetting(f"no player seat of model '{shown_clipped(model)}' in these matches (probe seats are not "
                                  f"players); the models: {found}", file="--models")
         return compare_models(Side(models[0], pooled, models[0], tuple(every)),
                               Side(models[1], pooled, models[1], tuple(every)))

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["utf8_text", "shown", "shown_ends", "shown_name", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["utf8_text", "shown", "shown_clipped", "shown_ends", "shown_name", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -72,6 +72,18 @@ def shown(text: str) -> str:
     'dätä/m.jsonl'
     """
     return (text if text.isascii() else utf8_text(text)).translate(_TABLE)
+
+
+def shown_clipped(text: str, most: int = 100) -> str:
+    """:func:`shown` of at most the first ``most`` characters of ``text``, and how long it was when longer: for a
+    value a user gave echoed in an error (a 100,000-character ``--agent`` is not printed back whole).
+
+    >>> shown_clipped("Ash"), shown_clipped("A" * 12, most=5)
+    ('Ash', 'AAAAA... (12 characters)')
+    """
+    if len(text) <= most:
+        return shown(text)
+    return f"{shown(text[:most])}... ({len(text):,} characters)"
 
 
 def shown_ends(text: str) -> str:

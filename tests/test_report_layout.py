@@ -325,3 +325,14 @@ def test_a_named_wealth_line_takes_its_dash_from_its_seats_place() -> None:
     series = [("a", pts, False, "#1f77b4"), ("b", [(0, 2.0), (5, 1.0)], False, "#1f77b4")]
     assert "stroke-dasharray" not in wealth_svg(series, start=0, end=5, unnamed=[pts], places=[0, 1])
     assert "stroke-dasharray" in wealth_svg(series, start=0, end=5, unnamed=[pts], places=[0, 20])
+
+
+def test_a_long_or_hostile_agent_is_echoed_clipped_and_written_out(tmp_path: Path) -> None:
+    """The value echoed in the error is the first 100 characters and its length, its control characters written
+    out: a pasted 100,000-character value does not come back whole, and an escape sequence does nothing."""
+    path = _named_match(tmp_path)
+    long = _run(["behavior", str(path), "--agent", "Z" * 100_000])
+    assert long.exit_code == 2 and f"no seat is called '{'Z' * 100}... (100,000 characters)';" in long.stderr
+    assert len(long.stderr) < 1_000
+    hostile = _run(["behavior", str(path), "--agent", "Zed\x1b[2J"])
+    assert hostile.exit_code == 2 and "no seat is called 'Zed\\x1b[2J';" in hostile.stderr and "\x1b" not in hostile.stderr

@@ -28,7 +28,7 @@ from typing import Any
 
 from daishi_forensics.errors import BadSetting
 from daishi_forensics.replay.analysis import MatchAnalysis
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import shown, shown_clipped
 
 from .summary import seat_lines
 
@@ -63,14 +63,15 @@ def resolve_agent(seats: Sequence[tuple[str, str | None]], query: str) -> str:
     folded = [a for a, n in seats if isinstance(n, str) and n.casefold() == query.casefold()]
     if len(exact) > 1 or len(folded) > 1:
         both = exact if len(exact) > 1 else folded
-        raise BadSetting(f"{shown(query)!r} names more than one seat ({', '.join(both)}): give the agent id",
+        raise BadSetting(f"'{shown_clipped(query)}' names more than one seat ({', '.join(both)}): give the agent id",
                          file="--agent")
     if len(folded) == 1:
         return folded[0]
     listed = ", ".join(f"{n} ({a})" if n else a for a, n in seats[:40]) + (" ..." if len(seats) > 40 else "")
     near = nearest_seats(seats, query)
     hint = f" (did you mean {' or '.join(near)}?)" if near else ""
-    raise BadSetting(f"no seat is called {shown(query)!r}{shown(hint)}; the seats: {shown(listed)}", file="--agent")
+    raise BadSetting(f"no seat is called '{shown_clipped(query)}'{shown(hint)}; the seats: {shown(listed)}",
+                     file="--agent")
 
 
 def _near(wanted: str, form: str) -> int | None:
