@@ -10,6 +10,8 @@ from daishi_forensics.jsonio import dumps
 
 from daishi_forensics import exitcodes
 from daishi_forensics.outputs import write_stdout
+from daishi_forensics.textsafe import shown_clipped
+from daishi_forensics.wording import nearest
 
 from ._common import fail, say
 
@@ -73,7 +75,11 @@ def show(name: str, inline: bool) -> None:
     if name not in names and f"event/{name}" in names:
         name = f"event/{name}"
     if name not in names:
-        fail(f"no schema named {name!r}; `daishi-forensics schemas list` lists them", exitcodes.USAGE)
+        ordered = sorted(names)
+        near = [ordered[k] for k in nearest(name, [[n, n.removeprefix("event/")] for n in ordered])]
+        hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+        fail(f"no schema named '{shown_clipped(name)}'{hint}; `daishi-forensics schemas list` lists them",
+             exitcodes.USAGE)
     write_stdout(dumps(schema_files.inlined(name) if inline else schema_files.load(name)))
 
 

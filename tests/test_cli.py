@@ -103,6 +103,9 @@ def test_schemas_commands(runner: CliRunner, tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert (tmp_path / "out" / "events" / "gather.json").is_file()
     assert runner.invoke(main, ["schemas", "show", "nope"]).exit_code == 2
+    typo = runner.invoke(main, ["schemas", "show", "gathr"])
+    assert typo.exit_code == 2 and "no schema named 'gathr' (did you mean event/gather?);" in typo.stderr
+    assert "did you mean" not in runner.invoke(main, ["schemas", "show", "nope"]).stderr
 
 
 def test_behavior_baseline_normalizes_harm(runner: CliRunner, tmp_path: Path) -> None:

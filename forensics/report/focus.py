@@ -29,6 +29,7 @@ from typing import Any
 from daishi_forensics.errors import BadSetting
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.textsafe import shown, shown_clipped
+from daishi_forensics.wording import nearest
 
 from .summary import seat_lines
 
@@ -74,20 +75,10 @@ def resolve_agent(seats: Sequence[tuple[str, str | None]], query: str) -> str:
                      file="--agent")
 
 
-def _near(wanted: str, form: str) -> int | None:
-    """The edits (insertions, deletions, substitutions, swaps of two neighbours: optimal string alignment) from
-    ``wanted`` to ``form``, when at most one per four characters of ``form`` (at least one); else None."""
-    from rapidfuzz.distance import OSA
-
-    most = max(1, len(form) // 4)
-    edits = OSA.distance(wanted, form, score_cutoff=most)
-    return edits if edits <= most else None
-
-
 def nearest_seats(seats: Sequence[tuple[str, str | None]], query: str, most: int = 3) -> list[str]:
-    """Up to ``most`` seats whose name or id is a few edits from ``query`` (both case-folded, blanks around
-    stripped; :func:`_near`: a typo, two letters swapped, a letter of another alphabet or case, a blank pasted
-    along), those the fewest edits away only, in seat order, each as ``Name (id)``.
+    """Up to ``most`` seats whose name or id is a few edits from ``query`` (:func:`~daishi_forensics.wording.nearest`:
+    a typo, two letters swapped, a letter of another alphabet or case, a blank pasted along), those the fewest edits
+    away only, in seat order, each as ``Name (id)``.
 
     >>> seats = [("a_e0c0", "Ash"), ("a_143a", "Nyx"), ("a_c79a", "Thorne")]
     >>> nearest_seats(seats, "Ash "), nearest_seats(seats, "Ahs"), nearest_seats(seats, "A_E0C0")
@@ -95,15 +86,8 @@ def nearest_seats(seats: Sequence[tuple[str, str | None]], query: str, most: int
     >>> nearest_seats(seats, "Thorn"), nearest_seats(seats, "Zed")
     (['Thorne (a_c79a)'], [])
     """
-    wanted = query.strip().casefold()
-    found: list[tuple[int, int, str]] = []
-    for k, (agent, name) in enumerate(seats):
-        forms = [agent.casefold()] + ([name.strip().casefold()] if isinstance(name, str) else [])
-        edits = [e for e in (_near(wanted, form) for form in forms) if e is not None]
-        if edits:
-            found.append((min(edits), k, f"{name} ({agent})" if name else agent))
-    fewest = min((edits for edits, _, _ in found), default=0)
-    return [label for edits, _, label in sorted(found) if edits == fewest][:most]
+    found = nearest(query, [[agent, name] if isinstance(name, str) else [agent] for agent, name in seats], most)
+    return [f"{seats[k][1]} ({seats[k][0]})" if seats[k][1] else seats[k][0] for k in found]
 
 
 @dataclass(frozen=True)
