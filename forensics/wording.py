@@ -1,4 +1,5 @@
-"""The tool's own words around a number: a count and its noun, singular for exactly one.
+"""The tool's own words around a number (a count and its noun, singular for exactly one), and around a name that
+names nothing (the names a typo away, for a "did you mean": :func:`nearest`).
 
 Every room writes counts into its messages, notes and headings ("1 record was left out",
 "3 figures differ"); a count is never hedged as ``record(s)`` or ``match(es)``.
