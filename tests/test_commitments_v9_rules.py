@@ -5,6 +5,11 @@ the near misses the rule must leave alone: a "then" (or "and") with only interje
 discourse word, and the consent after it stands, while one after a demand keeps reading as a demand (R18); and
 what stands before a "but" ahead of a consent is a concession, negating and hedging nothing after it, while a
 "but" after the consent still takes it back (R21).
+
+Six of the consenting sentences read as no consent under version 8 (checked by running this file on it); three
+("Alright then, we have a deal", "Not what I hoped for, but that works for me.", "It's not much but I can live
+with that, deal.") were already read as consent by other rules, and stay as cases the new rules must not break.
+The near misses hold under both versions: they guard the rules' edges.
 """
 
 from __future__ import annotations
