@@ -30,6 +30,22 @@ Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
    flag: ``hub_and_spoke`` when two or more feeds into it are significant, else
    ``one_way_feed``, raised for ``review`` only (a single feeder is not a hub-and-spoke).
 
+5. With ``hub_pool`` (off as shipped), a pooled test per beneficiary (:func:`pooled_hubs`).  A seat's *bound partners* are
+   the seats whose one-sided exchanges with it, their sizes summed whichever way each went, are at least
+   ``hub_bound_share`` of the sizes of all their own one-sided exchanges with anyone
+   (:func:`bound_partners`).  With two or more, the one-sided exchanges between the seat and them are
+   pooled, each signed toward the seat, and tested with the same sign-flip test: one hypothesis per seat,
+   in the feeder's family.  Which seats are pooled is read from sizes alone, never from which way an
+   exchange went, so the pooled test is exact under its null as a pair's is.  A feeder ring spreads its
+   feeding over several spokes, each too briefly to stand out alone among the hundreds of pairs of a
+   large match (five gifts one way: p = 2/32 at best); the hub's spokes together made dozens.  Where the
+   pooled test is significant and its sum ran toward the seat, the bound partners passing rule 3's floors
+   as its feeders, each with at least ``hub_min_spoke_exchanges`` one-sided exchanges its way (two or more
+   such partners), are one ``hub_and_spoke`` flag, its chance the pooled test's, and any
+   significant feed into the same seat joins it as a spoke (:func:`hubs`).  Its null is the pair test's, and
+   honest play breaks it where one seat is everyone's seller: buyers that pay a scarce good's holder more
+   than one whole dear item for it, again and again, pool into a feed that no pair alone would show.
+
 Exempt nodes (scripted seats such as Daishi probes, which ask for gifts by design) are
 never beneficiaries or feeders.
 
@@ -41,6 +57,19 @@ never beneficiaries or feeders.
 >>> [(c.flag.agents, c.flag.p_value) for c in feeds(TransferView(G), {"min_directionality": 0.6,
 ...   "min_spoke_value": 1.0, "min_giver_share": 1 / 3})[0]]
 [(('h', 's'), 0.03125)]
+
+Two spokes, five gifts each (each pair alone: p = 2/32), pooled at their hub (p = 2/1024):
+
+>>> G = nx.MultiDiGraph()
+>>> for s in ("s1", "s2"):
+...     for i in range(5):
+...         _ = G.add_edge(s, "h", value=10.0, tick=i, event=f"{s}-{i}", kind="gift")
+>>> found, tests = feeds(TransferView(G), {"min_directionality": 0.6, "min_spoke_value": 1.0,
+...                                        "min_giver_share": 1 / 3, "hub_pool": True, "hub_bound_share": 0.5})
+>>> sorted((t.key, t.p_value) for t in tests)
+[(('feeder', 'h', 's1'), 0.0625), (('feeder', 'h', 's2'), 0.0625), (('feeder.hub', 'h'), 0.001953125)]
+>>> [(c.flag.kind, c.flag.agents) for c in found if c.flag.details.get("pooled")]
+[('hub_and_spoke', ('h', 's1', 's2'))]
 """
 
 from __future__ import annotations
@@ -55,7 +84,8 @@ from .graph import Exchange, TransferView
 from .off_price import excess, item_units
 from .stats import Candidate, Test, sign_flip_p
 
-__all__ = ["FEED_NULL", "feed_test", "feeds", "given", "giver_share", "hubs", "one_sided_exchanges", "one_way_feeds"]
+__all__ = ["FEED_NULL", "HUB_NULL", "bound_partners", "feed_test", "feeds", "given", "giver_share", "hubs",
+           "one_sided_exchanges", "one_way_feeds", "pooled_hubs"]
 
 
 def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exchanges: int,
@@ -239,60 +269,245 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
             null=FEED_NULL,
         )
         found.append(Candidate(flag, (key,)))
+    if params.get("hub_pool", False):
+        pooled, hub_tests = pooled_hubs(view, min_dir, floor, min_share, float(params.get("hub_bound_share", 0.5)),
+                                        int(params.get("hub_min_spoke_exchanges", 3)), whole)
+        found += pooled
+        tests += hub_tests
     return found, tests
 
 
-def hubs(view: TransferView, flags: list[Flag]) -> list[Flag]:
-    """The significant feeds (already levelled by the match-level step), one flag per
-    beneficiary: ``hub_and_spoke`` with two or more, else ``one_way_feed`` at ``review`` (rule 4).
-    The hub flag's p-values are its weakest spoke's (every accused pair is significant)."""
+HUB_NULL = ("each one-sided exchange between the beneficiary and the seats bound to it (each doing at least "
+            "hub_bound_share of its one-sided trading with it, by size and whichever way) was as likely to have gone "
+            "the other way, its size kept (exact two-sided sign-flip test over those exchanges pooled)")
+"""The pooled hub test's null, in words."""
+
+
+def bound_partners(view: TransferView, min_dir: float, bound_share: float,
+                   whole_items: bool = False) -> dict[Any, list[tuple[Any, tuple[Any, Any]]]]:
+    """Rule 5's partners: per seat ``h``, the seats ``g`` whose one-sided exchanges with ``h``, their sizes summed
+    whichever way each went, are at least ``bound_share`` of the sizes of all ``g``'s one-sided exchanges with
+    anyone, each with the pair's key; a seat with fewer than two is left out.  Which way any exchange went is not
+    read, so the pooled sign-flip test stays exact under its null."""
+    rows_of = one_sided_exchanges(view, min_dir, whole_items)
+    sizes = {key: sum(abs(v) for _x, v in rows) for key, rows in rows_of.items()}
+    totals: dict[Any, float] = {}
+    for key, size in sizes.items():
+        for g in key:
+            totals[g] = totals.get(g, 0.0) + size
+    partners: dict[Any, list[tuple[Any, tuple[Any, Any]]]] = {}
+    for key, size in sizes.items():
+        for g in key:
+            h = key[1] if g == key[0] else key[0]
+            if totals[g] > 0 and size / totals[g] >= bound_share:
+                partners.setdefault(h, []).append((g, key))
+    return {h: sorted(gs, key=lambda x: repr(x[0])) for h, gs in partners.items() if len(gs) >= 2}
+
+
+def pooled_hubs(view: TransferView, min_dir: float, floor: float, min_share: float, bound_share: float,
+                min_spoke_exchanges: int = 3, whole_items: bool = False) -> tuple[list[Candidate], list[Test]]:
+    """Rule 5: per seat with two or more bound partners (:func:`bound_partners`), the one-sided exchanges between
+    it and them pooled, each signed toward the seat, tested with the exact sign-flip test (one test per seat, in
+    the feeder's family); a ``hub_and_spoke`` candidate when the pooled sum ran toward the seat and two or more of
+    the partners are named as its spokes (:func:`_named_spokes`)."""
+    tests: list[Test] = []
+    found: list[Candidate] = []
+    rows_of = one_sided_exchanges(view, min_dir, whole_items)
+    bound = bound_partners(view, min_dir, bound_share, whole_items)
+    for h in ordered(bound):
+        partners = bound[h]
+        values = [v * (1.0 if pair[0] == g else -1.0) for g, pair in partners for _x, v in rows_of[pair]]
+        p, smallest = sign_flip_p(values)  # each value positive where the partner gave h
+        test_key = ("feeder.hub", h)
+        tests.append(Test(test_key, p, smallest))
+        if sum(values) <= 0:
+            continue
+        spokes = _named_spokes(view, partners, min_dir, floor, min_share, min_spoke_exchanges, whole_items)
+        if len(spokes) >= 2:
+            found.append(Candidate(_pooled_flag(view, h, partners, spokes, values, floor, p), (test_key,)))
+    return found, tests
+
+
+def _named_spokes(view: TransferView, partners: list[tuple[Any, tuple[Any, Any]]], min_dir: float, floor: float,
+                  min_share: float, min_spoke_exchanges: int, whole_items: bool) -> list[dict[str, Any]]:
+    """The bound partners a significant pooled test names: those passing rule 3's floors as feeders of the seat
+    and with at least ``min_spoke_exchanges`` one-sided exchanges its way; each with its figures and the events
+    of those exchanges (``evidence``), by net value, largest first."""
+    rows_of = one_sided_exchanges(view, min_dir, whole_items)
+    pair_tests = feed_test(view, min_dir, whole_items)
+    spokes = []
+    for g, pair in partners:
+        net = view.pair(*pair).net_from(g)
+        share = giver_share(view, g, net)
+        sign = 1.0 if pair[0] == g else -1.0
+        rows = rows_of[pair]
+        way = sum(1 for _x, v in rows if v * sign > 0)
+        if net < floor or share < min_share or way < min_spoke_exchanges:
+            continue
+        spokes.append({"agent": g, "netValue": net, "giverShare": share, "oneWayExchanges": way,
+                       "oneWayBack": sum(1 for _x, v in rows if v * sign < 0), "pValue": pair_tests[pair][0],
+                       "evidence": {e for x, v in rows if v * sign > 0 for e in x.events}})
+    return sorted(spokes, key=lambda s: (-s["netValue"], repr(s["agent"])))
+
+
+def _pooled_flag(view: TransferView, h: Any, partners: list[tuple[Any, tuple[Any, Any]]],
+                 spokes: list[dict[str, Any]], values: list[float], floor: float, p: float) -> Flag:
+    """Rule 5's flag for seat ``h`` (its level set by the match-level step)."""
+    total = sum(s["netValue"] for s in spokes)
+    scale = view.scale or 1.0
+    names = ", ".join(str(s["agent"]) for s in spokes)
+    n_one = sum(1 for v in values if v > 0)
+    return Flag(
+        screen="feeder",
+        kind="hub_and_spoke",
+        level="review",
+        agents=(h, *(s["agent"] for s in spokes)),
+        pairs=tuple(ordered(pair_key(h, s["agent"]) for s in spokes)),
+        score=total / scale,
+        threshold=floor / scale,
+        evidence=tuple(ordered({e for s in spokes for e in s["evidence"]})),
+        explanation=(
+            f"{h} received {total:g} in net value one way from {len(spokes)} seats ({names}), "
+            f"{total / scale:.1f} times what a typical exchange of this match moves; pooled over the "
+            f"{len(partners)} seats bound to it, {n_one} of their {len(values)} one-sided exchanges with it ran its way"
+        ),
+        details={
+            "beneficiary": h,
+            "pooled": True,
+            "typicalExchangeValue": view.scale,
+            "netValue": total,
+            "boundPartners": [g for g, _pair in partners],
+            "oneWayExchanges": n_one,
+            "oneSidedExchanges": len(values),
+            "spokes": [{k: v for k, v in s.items() if k != "evidence"} | {"pAdjusted": None} for s in spokes],
+        },
+        p_value=p,
+        null=HUB_NULL,
+    )
+
+
+def hubs(view: TransferView, flags: list[Flag], pooled: list[Flag] | None = None) -> list[Flag]:
+    """One flag per beneficiary from the significant feeds and pooled tests (already levelled by the
+    match-level step; rules 4 and 5).  Two or more feeds: ``hub_and_spoke``, its p-values its weakest
+    spoke's (every accused pair is significant), with the spokes of a significant pooled test into the same
+    beneficiary that it does not already name added, at ``flag`` when either reached it.  Fewer, with a
+    significant pooled test: the pooled flag (its p-values the pooled test's), a significant feed it does not
+    name added as a spoke.  Else a lone feed is a ``one_way_feed`` at ``review``."""
     by_hub: dict[Any, list[Flag]] = {}
     for f in flags:
         by_hub.setdefault(f.details["beneficiary"], []).append(f)
     out: list[Flag] = []
-    for hub in ordered(by_hub):
-        spokes = sorted(by_hub[hub], key=lambda f: (-f.details["netValue"], repr(f.details["spoke"])))
-        if len(spokes) == 1:
+    pooled_of = {f.details["beneficiary"]: f for f in pooled or ()}
+    for hub in ordered(set(by_hub) | set(pooled_of)):
+        spokes = sorted(by_hub.get(hub, []), key=lambda f: (-f.details["netValue"], repr(f.details["spoke"])))
+        if len(spokes) >= 2:
+            out.append(_widened(view, _hub_of_feeds(view, hub, spokes), pooled_of.get(hub)))
+        elif hub in pooled_of:
+            out.append(_joined(view, pooled_of[hub], spokes))
+        elif len(spokes) == 1:
             [f] = spokes
             out.append(replace(f, level="review", explanation=f.explanation + "; a single feeder, not a "
                                "hub-and-spoke."))
-            continue
-        total = sum(f.details["netValue"] for f in spokes)
-        scale = view.scale or 1.0
-        names = ", ".join(str(f.details["spoke"]) for f in spokes)
-        low, high = (f"{x:.0%}" for x in (min(f.details["giverShare"] for f in spokes),
-                                          max(f.details["giverShare"] for f in spokes)))
-        shares = low if low == high else f"{low} to {high}"
-        worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
-        level: Level = "review" if any(f.level == "review" for f in spokes) else "flag"
-        out.append(Flag(
-            screen="feeder",
-            kind="hub_and_spoke",
-            level=level,
-            agents=(hub, *(f.details["spoke"] for f in spokes)),
-            pairs=tuple(ordered(p for f in spokes for p in f.pairs)),
-            score=total / scale,
-            threshold=spokes[0].threshold,
-            evidence=tuple(ordered({e for f in spokes for e in f.evidence})),
-            explanation=(
-                f"{hub} received {total:g} in net value one way from {len(spokes)} seats ({names}; each passed it {shares} "
-                f"of all it handed anyone), "
-                f"{total / scale:.1f} times what a typical exchange of this match moves, and gave little back; "
-                f"the chance quoted is its least unusual spoke's, {worst.details['spoke']}'s."
-            ),
-            details={
-                "beneficiary": hub,
-                "typicalExchangeValue": view.scale,
-                "netValue": total,
-                "spokes": [{"agent": f.details["spoke"], "netValue": f.details["netValue"],
-                            "giverShare": f.details["giverShare"],
-                            "oneWayExchanges": f.details["oneWayExchanges"], "oneWayBack": f.details["oneWayBack"],
-                            "pValue": f.p_value, "pAdjusted": f.p_adjusted} for f in spokes],
-            },
-            p_value=worst.p_value,
-            null=FEED_NULL,
-            tests=worst.tests,
-            p_adjusted=worst.p_adjusted,
-        ))
     return out
 
+
+def _widened(view: TransferView, hub: Flag, pooled: Flag | None) -> Flag:
+    """Rule 4's ``hub`` flag with the spokes a significant ``pooled`` test into the same beneficiary names that
+    it does not; at ``flag`` when either is."""
+    if pooled is None:
+        return hub
+    extra = [s for s in pooled.details["spokes"] if s["agent"] not in hub.agents[1:]]
+    level: Level = "flag" if "flag" in (hub.level, pooled.level) else "review"
+    if not extra:
+        return replace(hub, level=level)
+    spokes = sorted([*hub.details["spokes"], *extra], key=lambda s: (-s["netValue"], repr(s["agent"])))
+    total = sum(s["netValue"] for s in spokes)
+    extra_pairs = [pair_key(hub.agents[0], s["agent"]) for s in extra]
+    extra_events = {e for e in pooled.evidence if any(e in x.events for p in extra_pairs
+                                                      for x in view.pair(*p).exchanges)}
+    names = ", ".join(str(s["agent"]) for s in extra)
+    return replace(
+        hub,
+        level=level,
+        agents=(hub.agents[0], *(s["agent"] for s in spokes)),
+        pairs=tuple(ordered({*hub.pairs, *extra_pairs})),
+        score=total / (view.scale or 1.0),
+        evidence=tuple(ordered({*hub.evidence, *extra_events})),
+        explanation=hub.explanation + (f" Pooled with the seats bound to it ({pooled.details['oneWayExchanges']} of "
+                                       f"their {pooled.details['oneSidedExchanges']} one-sided exchanges with it ran "
+                                       f"its way, p = {pooled.p_value:.3g}), {names} fed it too."),
+        details={**hub.details, "netValue": total, "spokes": spokes},
+    )
+
+
+def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag]) -> Flag:
+    """Rule 4's flag: two or more significant feeds into ``hub``, its p-values its weakest spoke's."""
+    total = sum(f.details["netValue"] for f in spokes)
+    scale = view.scale or 1.0
+    names = ", ".join(str(f.details["spoke"]) for f in spokes)
+    low, high = (f"{x:.0%}" for x in (min(f.details["giverShare"] for f in spokes),
+                                      max(f.details["giverShare"] for f in spokes)))
+    shares = low if low == high else f"{low} to {high}"
+    worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
+    level: Level = "review" if any(f.level == "review" for f in spokes) else "flag"
+    return Flag(
+        screen="feeder",
+        kind="hub_and_spoke",
+        level=level,
+        agents=(hub, *(f.details["spoke"] for f in spokes)),
+        pairs=tuple(ordered(p for f in spokes for p in f.pairs)),
+        score=total / scale,
+        threshold=spokes[0].threshold,
+        evidence=tuple(ordered({e for f in spokes for e in f.evidence})),
+        explanation=(
+            f"{hub} received {total:g} in net value one way from {len(spokes)} seats ({names}; each passed it {shares} "
+            f"of all it handed anyone), "
+            f"{total / scale:.1f} times what a typical exchange of this match moves, and gave little back; "
+            f"the chance quoted is its least unusual spoke's, {worst.details['spoke']}'s."
+        ),
+        details={
+            "beneficiary": hub,
+            "typicalExchangeValue": view.scale,
+            "netValue": total,
+            "spokes": [_spoke(f) for f in spokes],
+        },
+        p_value=worst.p_value,
+        null=FEED_NULL,
+        tests=worst.tests,
+        p_adjusted=worst.p_adjusted,
+    )
+
+
+def _spoke(f: Flag) -> dict[str, Any]:
+    """A significant feed, as a hub flag's spoke."""
+    return {"agent": f.details["spoke"], "netValue": f.details["netValue"], "giverShare": f.details["giverShare"],
+            "oneWayExchanges": f.details["oneWayExchanges"], "oneWayBack": f.details["oneWayBack"],
+            "pValue": f.p_value, "pAdjusted": f.p_adjusted}
+
+
+def _joined(view: TransferView, pooled: Flag, feeds: list[Flag]) -> Flag:
+    """Rule 5's flag with the significant ``feeds`` into its beneficiary it does not already name added as
+    spokes; at ``flag`` when the pooled test or the feeds' own hub-and-spoke (two or more, every one a flag)
+    reached it."""
+    named = set(pooled.agents[1:])
+    extra = [f for f in feeds if f.details["spoke"] not in named]
+    level: Level = pooled.level
+    if len(feeds) >= 2 and all(f.level == "flag" for f in feeds):
+        level = "flag"
+    if not extra:
+        return replace(pooled, level=level)
+    spokes = sorted([*pooled.details["spokes"], *(_spoke(f) for f in extra)],
+                    key=lambda s: (-s["netValue"], repr(s["agent"])))
+    total = sum(s["netValue"] for s in spokes)
+    scale = view.scale or 1.0
+    added = ", ".join(str(f.details["spoke"]) for f in extra)
+    return replace(
+        pooled,
+        level=level,
+        agents=(pooled.agents[0], *(s["agent"] for s in spokes)),
+        pairs=tuple(ordered({*pooled.pairs, *(p for f in extra for p in f.pairs)})),
+        score=total / scale,
+        evidence=tuple(ordered({*pooled.evidence, *(e for f in extra for e in f.evidence)})),
+        explanation=pooled.explanation + f"; beside them, {added} fed it one way on its own (significant alone)",
+        details={**pooled.details, "netValue": total, "spokes": spokes},
+    )

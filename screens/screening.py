@@ -241,6 +241,7 @@ def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: Sc
     adjusted, size, shared = adjust_shared(tests, alpha, screen_of_test)
     flags: list[Flag] = []
     feeds_found: list[Flag] = []
+    pooled: list[Flag] = []
     for c in candidates:
         p_adj = max((adjusted.get(k, 1.0) for k in c.keys), default=1.0)
         if p_adj <= flag_alpha and c.most == "flag":
@@ -252,10 +253,12 @@ def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: Sc
         flag = replace(c.flag, level=level, p_adjusted=p_adj, tests=size)
         if flag.screen == "feeder" and flag.kind == "one_way_feed" and view is not None:
             feeds_found.append(flag)
+        elif flag.screen == "feeder" and flag.details.get("pooled") and view is not None:
+            pooled.append(flag)
         else:
             flags.append(flag)
     if view is not None:
-        flags += hubs(view, feeds_found)
+        flags += hubs(view, feeds_found, pooled)
     flags = [_unusual(f) for f in flags]
     summary = {"method": "the Daishi screens that could reject share the rate equally, each with Holm's step-down "
                          "over its testable tests (Tarone's reduction); each money-laundering typology at its own "

@@ -1,0 +1,167 @@
+"""A study of the feeder screen's pooled test per beneficiary (rule 5, ``hub_pool``), on seen seeds only.
+
+    python bench/feeder_hubs.py [--seeds 8] [--clean 100] [--noise none,medium,heavy]
+                                [--settings "default,150 ticks,32 player seats,..."] [--floors 3]
+                                [--scarce 60] [--market 200] [--workers N]
+
+The same matches are screened with the pooled test off (as shipped) and on, at each floor of
+``--floors`` (``hub_min_spoke_exchanges``: how many one-sided exchanges a named spoke made the hub's way).
+Printed per setting and noise level: the planted feeder pairs the feeder screen raised (recall), the feeder
+pairs it raised that belong to no plant, in matches of every planted kind, and the honest matches not clear and
+with a pooled finding.  With ``--scarce N``, the honest ``scarce_seller`` scenario (seeds 1 to N) at the same
+settings and levels; with ``--market N``, the second honest economy (``bench/market_world.py``, its tune seeds
+1 to N at its four levels).
+
+Every seed here is a *tune* seed: the screens benchmark's tune split (planted from 1, honest from 1001), the
+scarce seller's first seeds, the second economy's tune split.  Nothing is held out; the figures say how the rule
+behaves on matches already looked at, which is why the pooled test ships off (the configuration's rationale).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import screens  # noqa: E402  (bench/screens.py: the simulation, the planted pairs, the sweep's settings)
+
+DEFAULT = "default"
+
+
+def configs(floors: tuple[int, ...]) -> list[tuple[str, Any]]:
+    """``off`` (as shipped), then the pooled test on at each floor."""
+    from daishi_forensics.screens import load_config
+
+    shipped = load_config()
+    out: list[tuple[str, Any]] = [("off", shipped)]
+    for floor in floors:
+        feeder = {**shipped.screens["feeder"], "hub_pool": True, "hub_min_spoke_exchanges": floor}
+        out.append((f"on (floor {floor})", dataclasses.replace(shipped, screens={**shipped.screens, "feeder": feeder})))
+    return out
+
+
+def read(job: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, tuple[set[tuple[str, str]], str, bool]], list[Any]]:
+    """One simulated match screened under each configuration: the feeder pairs raised, the verdict, and whether a
+    pooled flag was among them."""
+    from daishi_forensics.screens import screen_graph
+
+    floors = job[-1]
+    played = job[:-1] if job[4] != DEFAULT else job[:4]
+    _split, kind, _seed, _level, graph, truth = screens.simulate(played)
+    out = {}
+    for label, config in configs(floors):
+        result = screen_graph(graph, config)
+        raised = {screens._pair(*p) for f in result.flags if f.screen == "feeder" for p in f.pairs}
+        pooled = any(f.details.get("pooled") or "Pooled with" in f.explanation for f in result.flags)
+        out[label] = (raised, result.verdict, pooled)
+    return job[:-1], out, truth.get("planted", []) if kind in screens.KINDS else []
+
+
+def read_market(job: tuple[int, str, tuple[int, ...]]) -> tuple[str, dict[str, tuple[str, bool]]]:
+    """One match of the second economy under each configuration: verdict, pooled finding."""
+    from market_world import market_world
+
+    from daishi_forensics.screens import screen_graph
+
+    seed, level, floors = job
+    graph = market_world(seed, level=level)
+    out = {}
+    for label, config in configs(floors):
+        result = screen_graph(graph, config)
+        out[label] = (result.verdict, any(f.details.get("pooled") or "Pooled with" in f.explanation
+                                          for f in result.flags))
+    return level, out
+
+
+def jobs(seeds: int, clean: int, scarce: int, levels: list[str], settings: list[str],
+         floors: tuple[int, ...]) -> list[tuple[Any, ...]]:
+    """The matches :func:`read` plays: every planted kind's seeds 1 to ``seeds`` and honest seeds 1001 to
+    ``1000 + clean`` (the screens benchmark's tune split), and ``scarce_seller`` seeds 1 to ``scarce``, at each
+    setting and level.
+
+    >>> [j[:5] for j in jobs(1, 1, 1, ["heavy"], ["150 ticks"], (3,))][-2:]
+    [('tune', 'clean', 1001, 'heavy', '150 ticks'), ('scarce', 'scarce_seller', 1, 'heavy', '150 ticks')]
+    """
+    out: list[tuple[Any, ...]] = [("tune", k, 1 + i, lv, st, floors) for st in settings for lv in levels
+                                  for k in screens.KINDS for i in range(seeds)]
+    out += [("tune", "clean", 1001 + i, lv, st, floors) for st in settings for lv in levels for i in range(clean)]
+    out += [("scarce", "scarce_seller", 1 + i, lv, st, floors) for st in settings for lv in levels
+            for i in range(scarce)]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=8, help="planted seeds a kind, from 1 (default 8)")
+    parser.add_argument("--clean", type=int, default=100, help="honest seeds, from 1001 (default 100)")
+    parser.add_argument("--noise", default="none,medium,heavy")
+    parser.add_argument("--settings", default=",".join([DEFAULT, *(name for name, _ in screens.SCREEN_SWEEPS)]))
+    parser.add_argument("--floors", default="3", help="hub_min_spoke_exchanges values to try (default 3, shipped)")
+    parser.add_argument("--scarce", type=int, default=0, help="honest scarce_seller matches, seeds 1 to N")
+    parser.add_argument("--market", type=int, default=0, help="second-economy matches a level, tune seeds 1 to N")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    sys.setrecursionlimit(10_000)
+    levels = args.noise.split(",")
+    settings = args.settings.split(",")
+    floors = tuple(int(f) for f in args.floors.split(","))
+    labels = [label for label, _ in configs(floors)]
+    if not 0 <= args.seeds <= 1000 or not 0 <= args.clean <= 1000:
+        parser.error("the tune split holds planted seeds 1 to 1000 a kind and honest seeds 1001 to 2000")
+    todo = jobs(args.seeds, args.clean, args.scarce, levels, settings, floors)
+    started = time.perf_counter()
+    with Pool(args.workers) as pool:
+        rows = pool.map(read, todo, chunksize=2)
+        market = pool.map(read_market, [(1 + i, lv, floors) for lv in ("none", "light", "medium", "heavy")
+                                        for i in range(args.market)], chunksize=4)
+    print(f"{len(rows) + len(market)} matches in {time.perf_counter() - started:.0f} s ({args.workers} workers); "
+          f"split: tune (planted seeds 1-{args.seeds} a kind, honest 1001-{1000 + args.clean}"
+          f"{f', scarce_seller 1-{args.scarce}' if args.scarce else ''}"
+          f"{f', second economy 1-{args.market}' if args.market else ''}): every figure below is on seen seeds")
+    for st in settings:
+        for lv in levels:
+            cells = []
+            for label in labels:
+                found = planted = outside = honest = not_clear = pooled = scarce_nc = scarce_pooled = scarce_n = 0
+                for job, out, truth in rows:
+                    if job[4] != st or job[3] != lv:
+                        continue
+                    raised, verdict, has_pooled = out[label]
+                    if job[1] == "clean":
+                        honest += 1
+                        not_clear += verdict != "clear"
+                        pooled += has_pooled
+                    elif job[1] == "scarce_seller":
+                        scarce_n += 1
+                        scarce_nc += verdict != "clear"
+                        scarce_pooled += has_pooled
+                    else:
+                        every = set().union(*(screens.planted_pairs(p) for p in truth))
+                        outside += len(raised - every)
+                        if job[1] == "feeder":
+                            mine = set().union(*(screens.planted_pairs(p) for p in truth if p["kind"] == "feeder"))
+                            planted += len(mine)
+                            found += len(mine & raised)
+                cell = (f"{label}: feeder pairs {found}/{planted}, outside plants {outside}; honest not clear "
+                        f"{not_clear}/{honest}, pooled {pooled}")
+                if scarce_n:
+                    cell += f"; scarce_seller not clear {scarce_nc}/{scarce_n}, pooled {scarce_pooled}"
+                cells.append(cell)
+            print(f"  {st:16s} {lv:7s} " + " | ".join(cells))
+    if market:
+        print("  second economy (tune seeds), per level:")
+        for lv in ("none", "light", "medium", "heavy"):
+            mine = [out for level, out in market if level == lv]
+            print(f"    {lv:7s} " + " | ".join(
+                f"{label}: not clear {sum(o[label][0] != 'clear' for o in mine)}/{len(mine)}, pooled "
+                f"{sum(o[label][1] for o in mine)}" for label in labels))
+
+
+if __name__ == "__main__":
+    main()
