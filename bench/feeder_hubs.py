@@ -2,14 +2,15 @@
 
     python bench/feeder_hubs.py [--seeds 8] [--clean 100] [--noise none,medium,heavy]
                                 [--settings "default,150 ticks,32 player seats,..."] [--floors 3]
-                                [--scarce 60] [--market 200] [--workers N]
+                                [--scarce 60] [--monopolist 60] [--market 200] [--workers N]
 
 The same matches are screened with the pooled test off (as shipped) and on, at each floor of
 ``--floors`` (``hub_min_spoke_exchanges``: how many one-sided exchanges a named spoke made the hub's way).
 Printed per setting and noise level: the planted feeder pairs the feeder screen raised (recall), the feeder
 pairs it raised that belong to no plant, in matches of every planted kind, and the honest matches not clear and
 with a pooled finding.  With ``--scarce N``, the honest ``scarce_seller`` scenario (seeds 1 to N) at the same
-settings and levels; with ``--market N``, the second honest economy (``bench/market_world.py``, its tune seeds
+settings and levels, and with ``--monopolist N`` the honest ``monopolist`` one (the same seller asking two whole
+dear items for one, the case the pooled test is off for); with ``--market N``, the second honest economy (``bench/market_world.py``, its tune seeds
 1 to N at its four levels).
 
 Every seed here is a *tune* seed: the screens benchmark's tune split (planted from 1, honest from 1001), the
@@ -79,20 +80,25 @@ def read_market(job: tuple[int, str, tuple[int, ...]]) -> tuple[str, dict[str, t
     return level, out
 
 
-def jobs(seeds: int, clean: int, scarce: int, levels: list[str], settings: list[str],
-         floors: tuple[int, ...]) -> list[tuple[Any, ...]]:
-    """The matches :func:`read` plays: every planted kind's seeds 1 to ``seeds`` and honest seeds 1001 to
-    ``1000 + clean`` (the screens benchmark's tune split), and ``scarce_seller`` seeds 1 to ``scarce``, at each
-    setting and level.
+HONEST_WORLDS = ("scarce_seller", "monopolist")
+"""The simulator's honest scenarios with a seat everyone pays in whole dear items."""
 
-    >>> [j[:5] for j in jobs(1, 1, 1, ["heavy"], ["150 ticks"], (3,))][-2:]
-    [('tune', 'clean', 1001, 'heavy', '150 ticks'), ('scarce', 'scarce_seller', 1, 'heavy', '150 ticks')]
+
+def jobs(seeds: int, clean: int, scarce: int, levels: list[str], settings: list[str],
+         floors: tuple[int, ...], monopolist: int = 0) -> list[tuple[Any, ...]]:
+    """The matches :func:`read` plays: every planted kind's seeds 1 to ``seeds`` and honest seeds 1001 to
+    ``1000 + clean`` (the screens benchmark's tune split), ``scarce_seller`` seeds 1 to ``scarce`` and
+    ``monopolist`` seeds 1 to ``monopolist``, at each setting and level.
+
+    >>> [j[:5] for j in jobs(1, 1, 1, ["heavy"], ["150 ticks"], (3,), 1)][-3:]
+    [('tune', 'clean', 1001, 'heavy', '150 ticks'), ('scarce', 'scarce_seller', 1, 'heavy', '150 ticks'), \
+('scarce', 'monopolist', 1, 'heavy', '150 ticks')]
     """
     out: list[tuple[Any, ...]] = [("tune", k, 1 + i, lv, st, floors) for st in settings for lv in levels
                                   for k in screens.KINDS for i in range(seeds)]
     out += [("tune", "clean", 1001 + i, lv, st, floors) for st in settings for lv in levels for i in range(clean)]
-    out += [("scarce", "scarce_seller", 1 + i, lv, st, floors) for st in settings for lv in levels
-            for i in range(scarce)]
+    out += [("scarce", world, 1 + i, lv, st, floors) for world, n in zip(HONEST_WORLDS, (scarce, monopolist))
+            for st in settings for lv in levels for i in range(n)]
     return out
 
 
@@ -104,6 +110,7 @@ def main() -> None:
     parser.add_argument("--settings", default=",".join([DEFAULT, *(name for name, _ in screens.SCREEN_SWEEPS)]))
     parser.add_argument("--floors", default="3", help="hub_min_spoke_exchanges values to try (default 3, shipped)")
     parser.add_argument("--scarce", type=int, default=0, help="honest scarce_seller matches, seeds 1 to N")
+    parser.add_argument("--monopolist", type=int, default=0, help="honest monopolist matches, seeds 1 to N")
     parser.add_argument("--market", type=int, default=0, help="second-economy matches a level, tune seeds 1 to N")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
@@ -114,7 +121,7 @@ def main() -> None:
     labels = [label for label, _ in configs(floors)]
     if not 0 <= args.seeds <= 1000 or not 0 <= args.clean <= 1000:
         parser.error("the tune split holds planted seeds 1 to 1000 a kind and honest seeds 1001 to 2000")
-    todo = jobs(args.seeds, args.clean, args.scarce, levels, settings, floors)
+    todo = jobs(args.seeds, args.clean, args.scarce, levels, settings, floors, args.monopolist)
     started = time.perf_counter()
     with Pool(args.workers) as pool:
         rows = pool.map(read, todo, chunksize=2)
@@ -123,12 +130,14 @@ def main() -> None:
     print(f"{len(rows) + len(market)} matches in {time.perf_counter() - started:.0f} s ({args.workers} workers); "
           f"split: tune (planted seeds 1-{args.seeds} a kind, honest 1001-{1000 + args.clean}"
           f"{f', scarce_seller 1-{args.scarce}' if args.scarce else ''}"
+          f"{f', monopolist 1-{args.monopolist}' if args.monopolist else ''}"
           f"{f', second economy 1-{args.market}' if args.market else ''}): every figure below is on seen seeds")
     for st in settings:
         for lv in levels:
             cells = []
             for label in labels:
-                found = planted = outside = honest = not_clear = pooled = scarce_nc = scarce_pooled = scarce_n = 0
+                found = planted = outside = honest = not_clear = pooled = 0
+                worlds = {w: [0, 0, 0] for w in HONEST_WORLDS}  # matches, not clear, with a pooled finding
                 for job, out, truth in rows:
                     if job[4] != st or job[3] != lv:
                         continue
@@ -137,10 +146,11 @@ def main() -> None:
                         honest += 1
                         not_clear += verdict != "clear"
                         pooled += has_pooled
-                    elif job[1] == "scarce_seller":
-                        scarce_n += 1
-                        scarce_nc += verdict != "clear"
-                        scarce_pooled += has_pooled
+                    elif job[1] in worlds:
+                        counts = worlds[job[1]]
+                        counts[0] += 1
+                        counts[1] += verdict != "clear"
+                        counts[2] += has_pooled
                     else:
                         every = set().union(*(screens.planted_pairs(p) for p in truth))
                         outside += len(raised - every)
@@ -150,8 +160,9 @@ def main() -> None:
                             found += len(mine & raised)
                 cell = (f"{label}: feeder pairs {found}/{planted}, outside plants {outside}; honest not clear "
                         f"{not_clear}/{honest}, pooled {pooled}")
-                if scarce_n:
-                    cell += f"; scarce_seller not clear {scarce_nc}/{scarce_n}, pooled {scarce_pooled}"
+                for world, (n, nc, with_pooled) in worlds.items():
+                    if n:
+                        cell += f"; {world} not clear {nc}/{n}, pooled {with_pooled}"
                 cells.append(cell)
             print(f"  {st:16s} {lv:7s} " + " | ".join(cells))
     if market:

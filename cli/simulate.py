@@ -78,7 +78,8 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
     ring, off_price and thrown_fight as the seats allow; scarce_seller, nothing
     (honest): one seat holds a cheap good two or three buyers lack, and each
     pays it one whole dear item for it, again and again (truth names them
-    under honest_suspicious).
+    under honest_suspicious); monopolist, the same with the seller asking two
+    whole dear items for one, and paid (honest, named the same way).
 
     The sidecar truth.json names the planted agents, probe outcomes and
     propagation edges, so screens and probes can be calibrated and measured.

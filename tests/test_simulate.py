@@ -55,7 +55,7 @@ def test_exported_api() -> None:
     assert sorted(sim.__all__) == sorted(
         ["SCENARIOS", "FORMS", "SCHEMA_VERSIONS", "SimulatedMatch", "simulate_match", "write_match", "simulate_to_dir"])
     assert SCENARIOS == ("clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed",
-                         "honest-noisy", "wash_cycle", "scarce_seller")
+                         "honest-noisy", "wash_cycle", "scarce_seller", "monopolist")
     assert FORMS == ("bundle", "bundle-gz", "stream", "stream-gz", "folder", "folder-gz")
 
 
@@ -1060,3 +1060,24 @@ def test_a_truth_json_this_tool_did_not_write_is_refused(tmp_path: Path, content
                              "--out, or move the file away\n")
     assert [p.name for p in tmp_path.iterdir()] == ["truth.json"]  # nothing written
     assert (tmp_path / "truth.json").read_bytes() == content
+
+
+def test_a_monopolist_is_paid_two_whole_dear_items_at_a_time_and_plants_nothing() -> None:
+    """Scenario ``monopolist``: the scarce seller asks two dear items of one kind for one of its good, and every
+    buyer the truth names pays it so in each of its scarce trades, never the other way; the truth says the price."""
+    m = match("monopolist")
+    assert m.truth["planted"] == []
+    named = [h for h in m.truth["honest_suspicious"] if h["kind"] == "scarce_seller"]
+    assert len(named) >= 2 and {h["price"] for h in named} == {2} and len({h["seller"] for h in named}) == 1
+    seller, good = named[0]["seller"], named[0]["good"]
+    buyers = {a for h in named for a in h["agents"] if a != seller}
+    paid: Counter[str] = Counter()
+    for ev in events("monopolist"):
+        p = ev["payload"]
+        if ev["type"] == "trade_completed" and p["to"] == seller and p["from"] in buyers and set(p["receive"]) == {good}:
+            (item, n), = p["give"].items()
+            assert item in ("tool", "cloth", "plank") and n == 2 and p["receive"] == {good: 1}
+            paid[p["from"]] += 1
+    assert all(paid[b] >= 3 for b in buyers)
+    assert "price" not in next(h for h in match("scarce_seller").truth["honest_suspicious"]
+                               if h["kind"] == "scarce_seller")

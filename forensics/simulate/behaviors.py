@@ -34,6 +34,8 @@ Scenarios (``SCENARIOS``):
   thrown_fight when there are seats enough.
 - ``scarce_seller``: nothing planted; one seat holds a cheap good two or three buyers lack, and each pays it
   one whole dear item for it, again and again (:mod:`.honest`): honest play the screens should leave clear.
+- ``monopolist``: ``scarce_seller`` with the seller asking two whole dear items for one of its good, and paid
+  (honest: the buyer needs it now and the seller is its only holder).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ __all__ = [
 
 SCENARIOS: tuple[str, ...] = (
     "clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed", "honest-noisy",
-    "wash_cycle", "scarce_seller",
+    "wash_cycle", "scarce_seller", "monopolist",
 )
 """Scenario names accepted by the simulator."""
 
@@ -78,6 +80,8 @@ def plan_behaviors(scenario: str, rng: random.Random, *, feeder_mode: str = "off
         return [WashCycle(rng)]
     if scenario == "scarce_seller":
         return [ScarceSeller()]
+    if scenario == "monopolist":
+        return [ScarceSeller(price=2)]
     if scenario == "cartel":
         return [Cartel(rng)]
     if scenario == "off_price":

@@ -20,16 +20,25 @@ __all__ = ["ScarceSeller"]
 
 class ScarceSeller(Behavior):
     """A seat holds a cheap good its buyers lack, and each of two or three buyers pays it one whole dear item for
-    one of it, again and again.
+    one of it, again and again (``price`` whole dear items with a ``price`` above one: a monopolist's asking).
 
     Honest whole-item trading at its most one-sided: a buyer whose spare goods are dear (a tool, a cloth, a
     plank it crafted) pays one of them for the one cheap good it needs now, up to twelve times its reference value,
     and buys it from the one seat that has it each time, never the other way.  Each buyer's trades with the
     seller are whole-item overpayments all one way; the seller is overpaid by everyone it sells to.  Truth lists
     each buyer with the seller as ``honest_suspicious`` kind ``scarce_seller`` (with three trades or more).
+
+    With ``price`` 2 (scenario ``monopolist``) the seller asks two of the buyer's dear items for one, and it is
+    paid: honest still (a buyer that needs the good now pays what its only holder asks), and beyond one whole
+    item each such trade reads as value handed over, which the feeder screen's pooled test, when on, can pool
+    into a feed.
     """
 
     kind = "scarce_seller"
+
+    def __init__(self, price: int = 1) -> None:
+        super().__init__()
+        self.price = price
 
     _GOODS = ("fiber", "wood", "stone", "food")
     """The cheap good the seller holds (one per match)."""
@@ -47,7 +56,7 @@ class ScarceSeller(Behavior):
         self.seller.tags.append("scarce-seller")
         sim.set_want(self.seller, self.good)
         sim.organic["scarce_seller"] = {"seller": self.seller.id, "buyers": [b.id for b in self.buyers],
-                                        "good": self.good}
+                                        "good": self.good, "price": self.price}
         dear = sorted(self._DEAR)
         for buyer in self.buyers:
             item = dear[int(rng.random() * len(dear))]
@@ -67,8 +76,8 @@ class ScarceSeller(Behavior):
             self.sim.set_want(self.seller, self.good)  # keeps a stock of what it sells
 
     def _buy(self, buyer: Agent, item: str) -> Callable[[int], bool | None]:
-        """``buyer``'s turn: one ``item`` for one of the seller's good; None (try again soon) while either side
-        lacks its part."""
+        """``buyer``'s turn: ``price`` of ``item`` for one of the seller's good; None (try again soon) while either
+        side lacks its part."""
         sim = self.sim
         assert sim is not None
 
@@ -76,13 +85,14 @@ class ScarceSeller(Behavior):
             seller, good = self.seller, self.good
             if not (buyer.active and seller.active) or buyer.outgoing is not None:
                 return False
-            if buyer.carried.get(item, 0) < 1:
+            if buyer.carried.get(item, 0) < self.price:
                 if buyer.project != self._DEAR[item]:
                     sim.set_project(buyer, self._DEAR[item])
                 return None
             if seller.carried.get(good, 0) < 1:
                 sim.set_want(seller, good)
                 return None
-            return sim.offer(buyer, seller, {item: 1}, {good: 1}, tag="scarce", accept_p=0.9, ttl=6) is not None
+            return sim.offer(buyer, seller, {item: self.price}, {good: 1}, tag="scarce", accept_p=0.9,
+                             ttl=6) is not None
 
         return act

@@ -91,7 +91,8 @@ def _honest_suspicious(sim: Simulation, planted: list[dict[str, Any]]) -> dict[t
         for b in scarce["buyers"]:
             n = sim.pair_trades(sim.by_id[b], seller)
             if n >= 3:
-                add("scarce_seller", b, seller.id, seller=seller.id, good=scarce["good"], trades=n)
+                price = {"price": scarce["price"]} if scarce.get("price", 1) != 1 else {}
+                add("scarce_seller", b, seller.id, seller=seller.id, good=scarce["good"], trades=n, **price)
 
     noise = org.get("noise")
     if noise:
