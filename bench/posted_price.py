@@ -1,15 +1,20 @@
-"""A lead, on seen seeds only: does an off-price flag's beneficiary sell the same good on such terms to others?
+"""The off-price screen's posted-price rule, off and on, on honest monopolists and planted off-price pairs.
 
-    python bench/posted_price.py [--seeds 20] [--noise none] [--workers N]
+    python bench/posted_price.py [--monopolist 20] [--monopolist-first 1] [--planted 8] [--planted-first 1]
+                                 [--noise none,medium,heavy] [--settings "default,150 ticks,..."] [--workers N]
 
-The screens as shipped raise honest ``monopolist`` matches (a scarce good's holder asking two whole dear items
+The screens as shipped raised honest ``monopolist`` matches (a scarce good's holder asking two whole dear items
 for one, and paid by two or three buyers) through the off-price screen on the seller-buyer pairs, as they raise
-planted ``off_price`` pairs.  What may tell them apart is a posted price: a seller asks every buyer of its good the
-same.  For every off-price flag of the screens as shipped, in ``monopolist`` matches (seeds 1 to N) and planted
-``off_price`` matches (the screens benchmark's tune seeds 1 to N), this counts the flags whose beneficiary also
-received, from some seat other than the flag's payer, at least :data:`MIN_SALES` trades in which it gave that
-seat one good only (one the payer had bought from it on such terms too) and got at least :data:`LOPSIDED` times its
-value back.  Nothing is shipped on it: a lead for a rule to be tuned on these seeds and gated on new ones.
+planted ``off_price`` pairs.  The rule (``off_price.posted_price_sales``): a pair is not raised where the
+beneficiary sold the good it sold the payer off-price, alone and with excess, on such terms to another seat three
+times or more.  It can only remove a finding, so what it can cost is recall on planted off-price pairs, and what it
+can gain is honest monopolist matches left clear.  Per setting, pooled over the noise levels: the monopolist
+matches not clear and flagged and those with an off-price finding, and the planted off-price pairs the screen
+raised, with the rule off (``posted_price_sales`` 0) and as shipped.
+
+Seeds: ``--monopolist-first`` (the monopolist scenario's; 1 to 60 were looked at while writing the rule) and
+``--planted-first`` (planted ``off_price`` matches'; the screens benchmark's tune split starts at 1, its sweep's
+second draw at 70501).  The output names them.
 """
 
 from __future__ import annotations
@@ -17,81 +22,79 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import Counter, defaultdict
+import time
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import screens  # noqa: E402  (bench/screens.py: the simulation)
+import screens  # noqa: E402  (bench/screens.py: the simulation, the planted pairs, the sweep's settings)
 
-LOPSIDED = 3.0
-"""A sale on lopsided terms: the buyer gave at least this many times the value of the one good it got."""
-MIN_SALES = 3
-"""Lopsided sales of the good to one other seat that make it a posted price."""
+DEFAULT = "default"
+RULE_OFF = {"screens": {"off_price": {"posted_price_sales": 0}}}
+"""The off-price screen without the posted-price rule (configuration 2.26.0's)."""
 
 
-def lopsided_sales(view: Any) -> dict[tuple[Any, Any], Counter[Any]]:
-    """``(seller, good) -> {buyer: sales}``: trades in which the seller gave one good only and got at least
-    :data:`LOPSIDED` times its value.
+def jobs(monopolist: int, monopolist_first: int, planted: int, planted_first: int, levels: list[str],
+         settings: list[str]) -> list[tuple[Any, ...]]:
+    """The matches :func:`read` plays, at each setting and level: honest ``monopolist`` seeds from
+    ``monopolist_first`` and planted ``off_price`` seeds from ``planted_first``.
 
-    >>> import networkx as nx
-    >>> from daishi_forensics.screens.graph import TransferView
-    >>> G = nx.MultiDiGraph()
-    >>> for i, buyer in enumerate(["p", "p", "q"]):
-    ...     _ = G.add_edge(buyer, "s", value=24.0, tick=i, event=f"{i}a", exchange=i, goods={"tool": 24.0})
-    ...     _ = G.add_edge("s", buyer, value=2.0, tick=i, event=f"{i}b", exchange=i, goods={"fiber": 2.0})
-    >>> dict(lopsided_sales(TransferView(G)))
-    {('s', 'fiber'): Counter({'p': 2, 'q': 1})}
+    >>> [j for j in jobs(1, 1001, 1, 70501, ["heavy"], ["default", "150 ticks"])]
+    [('scarce', 'monopolist', 1001, 'heavy', 'default'), ('scarce', 'monopolist', 1001, 'heavy', '150 ticks'), \
+('planted', 'off_price', 70501, 'heavy', 'default'), ('planted', 'off_price', 70501, 'heavy', '150 ticks')]
     """
-    out: dict[tuple[Any, Any], Counter[Any]] = defaultdict(Counter)
-    for (a, b), pair in view.pairs.items():
-        for x in pair.exchanges:
-            if not x.two_sided:
-                continue
-            for seller, buyer in ((a, b), (b, a)):
-                sold, paid = x.goods.get(seller, {}), x.goods.get(buyer, {})
-                if len(sold) == 1 and sum(paid.values()) >= LOPSIDED * sum(sold.values()) > 0:
-                    out[(seller, next(iter(sold)))][buyer] += 1
+    out: list[tuple[Any, ...]] = [("scarce", "monopolist", monopolist_first + i, lv, st) for lv in levels
+                                  for i in range(monopolist) for st in settings]
+    out += [("planted", "off_price", planted_first + i, lv, st) for lv in levels for i in range(planted)
+            for st in settings]
     return out
 
 
-def read(job: tuple[str, str, int, str]) -> tuple[str, int, int]:
-    """One match: its scenario, its off-price flags, and how many of them have a posted-price beneficiary."""
-    from daishi_forensics.screens import screen_graph
-    from daishi_forensics.screens.graph import TransferView
+def read(job: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, tuple[str, bool, int]]]:
+    """One match screened with the rule off and as shipped: the verdict, whether the off-price screen raised
+    anything, and the planted off-price pairs it raised."""
+    from daishi_forensics.screens import load_config, screen_graph
 
-    _split, kind, _seed, _level, graph, _truth = screens.simulate(job)
-    sales = lopsided_sales(TransferView(graph))
-    flags = posted = 0
-    for f in screen_graph(graph).flags:
-        if f.screen != "off_price":
-            continue
-        gainer, payer = f.details.get("beneficiary"), f.details.get("payer")
-        flags += 1
-        posted += any(seller == gainer and buyers.get(payer, 0) >= 1
-                      and any(n >= MIN_SALES for q, n in buyers.items() if q != payer)
-                      for (seller, _good), buyers in sales.items())
-    return kind, flags, posted
+    played = job if job[4] != DEFAULT else job[:4]
+    _split, _kind, _seed, _level, graph, truth = screens.simulate(played)
+    planted = set().union(*(screens.planted_pairs(p) for p in truth.get("planted", []) if p["kind"] == "off_price"))
+    out = {}
+    for label, config in (("off", load_config(RULE_OFF)), ("shipped", load_config())):
+        result = screen_graph(graph, config)
+        raised = {screens._pair(*p) for f in result.flags if f.screen == "off_price" for p in f.pairs}
+        out[label] = (result.verdict, bool(raised), len(planted & raised))
+    return job + (len(planted),), out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", type=int, default=20)
-    parser.add_argument("--noise", default="none")
+    parser.add_argument("--monopolist", type=int, default=20, help="monopolist matches a setting and level")
+    parser.add_argument("--monopolist-first", type=int, default=1)
+    parser.add_argument("--planted", type=int, default=8, help="planted off-price matches a setting and level")
+    parser.add_argument("--planted-first", type=int, default=1)
+    parser.add_argument("--noise", default="none,medium,heavy")
+    parser.add_argument("--settings", default=",".join([DEFAULT, *(name for name, _ in screens.SCREEN_SWEEPS)]))
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    levels = args.noise.split(",")
-    todo = [("scarce", "monopolist", 1 + i, lv) for lv in levels for i in range(args.seeds)]
-    todo += [("tune", "off_price", 1 + i, lv) for lv in levels for i in range(args.seeds)]
+    sys.setrecursionlimit(10_000)
+    levels, settings = args.noise.split(","), args.settings.split(",")
+    todo = jobs(args.monopolist, args.monopolist_first, args.planted, args.planted_first, levels, settings)
+    started = time.perf_counter()
     with Pool(args.workers) as pool:
-        rows = pool.map(read, todo)
-    print(f"seen seeds 1-{args.seeds} (monopolist; off_price: the screens benchmark's tune split), noise "
-          f"{', '.join(levels)}, the screens as shipped:")
-    for kind in ("monopolist", "off_price"):
-        mine = [r for r in rows if r[0] == kind]
-        print(f"  {kind:11s} off-price flags {sum(r[1] for r in mine)}, of them with a posted-price beneficiary "
-              f"{sum(r[2] for r in mine)}")
+        rows = pool.map(read, todo, chunksize=2)
+    print(f"{len(rows)} matches in {time.perf_counter() - started:.0f} s ({args.workers} workers): monopolist seeds "
+          f"{args.monopolist_first}-{args.monopolist_first + args.monopolist - 1}, planted off_price seeds "
+          f"{args.planted_first}-{args.planted_first + args.planted - 1}, noise {', '.join(levels)} pooled")
+    for st in settings:
+        cells = []
+        for label in ("off", "shipped"):
+            mono = [o[label] for j, o in rows if j[1] == "monopolist" and j[4] == st]
+            plants = [(o[label][2], j[5]) for j, o in rows if j[1] == "off_price" and j[4] == st]
+            cells.append(f"{label}: monopolist not clear {sum(v[0] != 'clear' for v in mono)}/{len(mono)}, flag "
+                         f"{sum(v[0] == 'flag' for v in mono)}, off-price {sum(v[1] for v in mono)}; planted off-price "
+                         f"pairs {sum(f for f, _ in plants)}/{sum(n for _, n in plants)}")
+        print(f"  {st:16s} " + " | ".join(cells))
 
 
 if __name__ == "__main__":

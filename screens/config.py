@@ -191,6 +191,7 @@ _WITHIN: dict[str, tuple[float, float, str]] = {
     "fans.min_groups": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "fans.min_fan": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "feeder.hub_min_spoke_exchanges": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
+    "off_price.posted_price_sales": (0, _MAX_COUNT, f"[0, {_MAX_COUNT}]"),
     "pair_outlier.min_pairs": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "ring.cycle_threshold": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "ring.wash_cycle_in_step": (0.0, 1.0, "(0, 1]"),

@@ -39,6 +39,15 @@ the rate then leans on how rarely anyone in the match overpays by more than an i
 A seat that traded with nobody else has nothing to compare with: its null is not asked
 (when neither can be asked, nothing is flagged).
 
+**A posted price** (``posted_price_sales``; 0 turns it off).  A holder of a scarce good asks its buyers
+what they can pay, in whole dear items, and every buyer pays it: each seller-buyer pair is an off-price
+pair, and honest.  Where the beneficiary sold the good it sold the payer off-price (that good alone, for
+``price_ratio`` times its value or more, with excess) on such terms to another seat ``posted_price_sales``
+times or more (:func:`posted_price`), the pair is not raised: a seller that asks every buyer the same is
+pricing, not passing value to one partner.  Like the size floor it can only remove a flag (the pair's test
+stays in the family).  A gainer that also sells so to a second colluder is not raised here; two payers
+feeding one seat are the feeder screen's hub-and-spoke.
+
 **The family.**  Every pair that traded is tested, each way (payer and partner), whether or not
 excess changed hands between them: choosing the pairs to test by where the excess went would
 choose the family from the outcome.  Tarone's rule then leaves out of the match's count every
@@ -93,8 +102,8 @@ from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
 from .stats import Candidate, SharedTails, Test, betabinom_sf, subset_sum_floor, subset_sum_p, subset_sum_share
 
-__all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
-           "SeatTally", "seat_tally", "seat_test", "surplus_test", "whole_unit"]
+__all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "posted_price", "price_ratio",
+           "rate_test", "SeatTally", "seat_tally", "seat_test", "sold_off_price", "surplus_test", "whole_unit"]
 
 
 def price_ratio(dear: float, cheap: float) -> float:
@@ -362,6 +371,7 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
     ratio_min = float(params["price_ratio"])
     alpha = float(params.get("alpha", 1.0))
     floor = float(params["min_value"]) * scale
+    posted = int(params.get("posted_price_sales", 0))
     found: list[Candidate] = []
     tests: list[Test] = []
     by_node = _trades_of(view, ratio_min)
@@ -390,8 +400,45 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
         moved = sum(t.excess for t in trades if t.partner == winner)
         if not raised or moved < floor or not tested.asked:
             continue
+        if posted and posted_price(by_node.get(winner, []), payer, posted, ratio_min):
+            continue
         found.append(Candidate(_flag(view, scale, params, payer, winner, trades, received, tested), (key,)))
     return found, tests
+
+
+def sold_off_price(received: list[Trade], ratio_min: float) -> dict[Any, Counter[Any]]:
+    """A seller's off-price sales of one good: from its side of its trades (``received``), the good it gave ->
+    the partners that paid it ``ratio_min`` times its value or more, with excess (more than one whole item too
+    much), in a trade where it gave that good alone, with how often."""
+    sales: dict[Any, Counter[Any]] = {}
+    for t in received:
+        mine = t.exchange.goods.get(t.exchange.other(t.partner), {})
+        if t.excess < 0 and len(mine) == 1 and price_ratio(sum(mine.values()) - t.surplus, sum(mine.values())) \
+                >= ratio_min:
+            sales.setdefault(next(iter(mine)), Counter())[t.partner] += 1
+    return sales
+
+
+def posted_price(received: list[Trade], payer: Any, min_sales: int, ratio_min: float) -> bool:
+    """Whether the beneficiary's excess from ``payer`` is its asking price (the module's posted-price rule):
+    of a good it sold ``payer`` off-price, alone, with excess, it made ``min_sales`` or more such sales to some other
+    seat (:func:`sold_off_price`).
+
+    >>> import networkx as nx
+    >>> from .graph import TransferView
+    >>> G = nx.MultiDiGraph()  # a tool is 12 (x pays y one for wood); p and q pay s two tools for one fiber
+    >>> _ = G.add_edge("x", "y", value=12.0, tick=0, event="xa", exchange="x", goods={"tool": 12.0})
+    >>> _ = G.add_edge("y", "x", value=12.0, tick=0, event="xb", exchange="x", goods={"wood": 12.0})
+    >>> for i, buyer in enumerate(["p", "p", "q", "q", "q"]):
+    ...     _ = G.add_edge(buyer, "s", value=24.0, tick=i, event=f"{i}a", exchange=i, goods={"tool": 24.0})
+    ...     _ = G.add_edge("s", buyer, value=2.0, tick=i, event=f"{i}b", exchange=i, goods={"fiber": 2.0})
+    >>> received = _trades_of(TransferView(G), 3.0)["s"]
+    >>> posted_price(received, "p", 3, 3.0), posted_price(received, "q", 3, 3.0), posted_price(received, "q", 2, 3.0)
+    (True, False, True)
+    """
+    sales = sold_off_price(received, ratio_min)
+    return any(buyers.get(payer, 0) >= 1 and any(n >= min_sales for q, n in buyers.items() if q != payer)
+               for buyers in sales.values())
 
 
 def _left_out(smallest: float, alpha: float, raised: bool) -> bool:

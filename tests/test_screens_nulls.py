@@ -274,7 +274,11 @@ def test_a_seller_everyone_overpays_is_not_one_payers_beneficiary() -> None:
         for buyer in ("p", "q", "r"):
             trade(g, buyer, "s", next(t), {"tool": 24.0}, {"fiber": 2.0})
             trade(g, buyer, "x", next(t), {"wood": 6.0}, {"food": 6.0})
-    found = {c.flag.agents: c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]}
+    # as shipped, the posted-price rule raises none of the three pairs (s sold fiber on the same terms to the
+    # other two, eight times each); the beneficiary's null, read with the rule off, explains them too
+    assert off_price(TransferView(g), load_config().screens["off_price"])[0] == []
+    rule_off = load_config({"screens": {"off_price": {"posted_price_sales": 0}}}).screens["off_price"]
+    found = {c.flag.agents: c.flag for c in off_price(TransferView(g), rule_off)[0]}
     # each payer's eight trades with s carry all its excess (10 beyond one tool each): 1 of C(16, 8) = 12,870,
     # or read as a rate (the 17 trades of neither p nor s have no excess: 0.5 / 35, with the weight of two
     # trades; p's 8 others none) all eight: far less; the smaller, doubled
@@ -350,3 +354,24 @@ def test_a_bad_edge_is_named_in_the_first_pass() -> None:
     g.add_edge("a", "b", value=1.0, tick=1)
     with pytest.raises(ScreenInputError, match="has no 'event'"):
         TransferView(g)
+
+
+def test_a_posted_price_is_three_sales_to_another_seat_on_such_terms() -> None:
+    """The off-price screen's posted-price rule: p pays s two tools for one fiber eight times (one tool beyond
+    the one that buys it); s sells q fiber so twice, then a third time.  Two such sales to another seat are no
+    price of s's: the pair is raised; three are: it is not."""
+    def match(sales_to_q: int) -> nx.MultiDiGraph:
+        g = nx.MultiDiGraph()
+        t = itertools.count()
+        trade(g, "x", "y", next(t), {"tool": 12.0}, {"wood": 12.0})  # one tool is worth 12 in this match
+        for _ in range(8):
+            trade(g, "p", "s", next(t), {"tool": 24.0}, {"fiber": 2.0})
+            for seat in ("p", "s", "q"):
+                trade(g, seat, "x", next(t), {"wood": 6.0}, {"food": 6.0})
+        for _ in range(sales_to_q):
+            trade(g, "q", "s", next(t), {"tool": 24.0}, {"fiber": 2.0})
+        return g
+
+    params = load_config().screens["off_price"]
+    assert [c.flag.agents for c in off_price(TransferView(match(2)), params)[0]] == [("s", "p")]
+    assert off_price(TransferView(match(3)), params)[0] == []
