@@ -234,7 +234,9 @@ def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: Sc
     most that level ``x flag_share`` is a ``flag`` (unless it may only be a review), at most
     the level a ``review``; otherwise it is dropped.  With the typologies' share, in an honest
     match the chance of any flag or review is at most ``false_alarm_rate`` and of any flag at
-    most ``false_alarm_rate x flag_share``, if the nulls hold.  Returns the flags and a summary.
+    most ``false_alarm_rate x flag_share``, if the nulls hold.  The feeder's significant feeds and pooled tests
+    become one flag per beneficiary (:func:`~daishi_forensics.screens.feeder.hubs`).  Returns the flags and a
+    summary.
     """
     alpha = config.false_alarm_rate if holm_alpha is None else holm_alpha
     flag_alpha = alpha * config.flag_share
