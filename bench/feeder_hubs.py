@@ -47,6 +47,11 @@ def configs(floors: tuple[int, ...]) -> list[tuple[str, Any]]:
     return out
 
 
+def _pooled(flag: Any) -> bool:
+    """Whether a flag rests on the pooled test: its own, or rule 4's with spokes the pooled test added."""
+    return bool(flag.details.get("pooled") or flag.details.get("pooledSpokes"))
+
+
 def read(job: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, tuple[set[tuple[str, str]], str, bool]], list[Any]]:
     """One simulated match screened under each configuration: the feeder pairs raised, the verdict, and whether a
     pooled flag was among them."""
@@ -59,7 +64,7 @@ def read(job: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, tuple[set[tup
     for label, config in configs(floors):
         result = screen_graph(graph, config)
         raised = {screens._pair(*p) for f in result.flags if f.screen == "feeder" for p in f.pairs}
-        pooled = any(f.details.get("pooled") or "Pooled with" in f.explanation for f in result.flags)
+        pooled = any(_pooled(f) for f in result.flags)
         out[label] = (raised, result.verdict, pooled)
     return job[:-1], out, truth.get("planted", []) if kind in screens.KINDS else []
 
@@ -75,8 +80,7 @@ def read_market(job: tuple[int, str, tuple[int, ...]]) -> tuple[str, dict[str, t
     out = {}
     for label, config in configs(floors):
         result = screen_graph(graph, config)
-        out[label] = (result.verdict, any(f.details.get("pooled") or "Pooled with" in f.explanation
-                                          for f in result.flags))
+        out[label] = (result.verdict, any(_pooled(f) for f in result.flags))
     return level, out
 
 

@@ -413,7 +413,7 @@ def hubs(view: TransferView, flags: list[Flag], pooled: list[Flag] | None = None
 
 def _widened(view: TransferView, hub: Flag, pooled: Flag | None) -> Flag:
     """Rule 4's ``hub`` flag with the spokes a significant ``pooled`` test into the same beneficiary names that
-    it does not; at ``flag`` when either is."""
+    it does not (listed in its details as ``pooledSpokes``); at ``flag`` when either is."""
     if pooled is None:
         return hub
     extra = [s for s in pooled.details["spokes"] if s["agent"] not in hub.agents[1:]]
@@ -436,7 +436,7 @@ def _widened(view: TransferView, hub: Flag, pooled: Flag | None) -> Flag:
         explanation=hub.explanation + (f" Pooled with the seats bound to it ({pooled.details['oneWayExchanges']} of "
                                        f"their {pooled.details['oneSidedExchanges']} one-sided exchanges with it ran "
                                        f"its way, p = {pooled.p_value:.3g}), {names} fed it too."),
-        details={**hub.details, "netValue": total, "spokes": spokes},
+        details={**hub.details, "netValue": total, "spokes": spokes, "pooledSpokes": [s["agent"] for s in extra]},
     )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import networkx as nx
-import pytest
 
 from daishi_forensics.screens import load_config, screen_graph
 from daishi_forensics.screens.feeder import bound_partners, feeds
@@ -107,7 +106,7 @@ def test_a_significant_feed_joins_the_pooled_flag_as_a_spoke() -> None:
     feeder = [f for f in result.flags if f.screen == "feeder"]
     assert [(f.kind, f.agents) for f in feeder] == [("hub_and_spoke", ("h", "s3", "s1", "s2"))]
     [flag] = feeder
-    assert flag.p_value == pytest.approx(2 / 1024)
+    assert flag.p_value == 2 / 1024
     assert "s3 fed it one way on its own" in flag.explanation
     assert [s["agent"] for s in flag.details["spokes"]] == ["s3", "s1", "s2"]
 
@@ -125,7 +124,7 @@ def test_spokes_significant_alone_make_one_flag_either_way() -> None:
     off = [f for f in screen_graph(G).flags if f.screen == "feeder"]
     assert [(f.kind, f.level, f.agents, f.p_value) for f in on] == [("hub_and_spoke", "flag", ("h", "s1", "s2"),
                                                                      2 / 4096)]
-    assert "Pooled with" not in on[0].explanation
+    assert "Pooled with" not in on[0].explanation and "pooledSpokes" not in on[0].details
     assert [(f.kind, f.level, f.agents, f.p_value) for f in off] == [("hub_and_spoke", "flag", ("h", "s1", "s2"),
                                                                       2 / 4096)]
 
@@ -148,6 +147,7 @@ def test_the_pooled_test_adds_a_spoke_too_brief_to_stand_out_alone_to_rule_four_
     assert [(s["agent"], s["oneWayExchanges"], s["pValue"]) for s in flag.details["spokes"]] == [
         ("s1", 12, 2 / 4096), ("s2", 12, 2 / 4096), ("s3", 5, 2 / 32)]
     assert flag.details["netValue"] == 290.0
+    assert flag.details["pooledSpokes"] == ["s3"]
 
 
 def test_a_beggar_helped_twice_by_each_of_its_helpers_names_no_spoke() -> None:
