@@ -1,21 +1,23 @@
-"""A study of the feeder screen's pooled test per beneficiary (rule 5, ``hub_pool``), on seen seeds only.
+"""A study of the feeder screen's pooled test per beneficiary (rule 5, ``hub_pool``), and its gate.
 
     python bench/feeder_hubs.py [--seeds 8] [--clean 100] [--noise none,medium,heavy]
                                 [--settings "default,150 ticks,32 player seats,..."] [--floors 3]
-                                [--scarce 60] [--monopolist 60] [--market 200] [--workers N]
+                                [--scarce 60] [--monopolist 60] [--market 200] [--first P,H,S,M,E] [--workers N]
 
-The same matches are screened with the pooled test off (as shipped) and on, at each floor of
-``--floors`` (``hub_min_spoke_exchanges``: how many one-sided exchanges a named spoke made the hub's way).
+The same matches are screened with the pooled test off, on over gifts alone (``gifts``: ``hub_pool_trades`` false)
+and on over every one-sided exchange (``all``), at each floor of ``--floors`` (``hub_min_spoke_exchanges``: how
+many pooled one-sided exchanges a named spoke made the hub's way); every other setting as shipped.
 Printed per setting and noise level: the planted feeder pairs the feeder screen raised (recall), the feeder
 pairs it raised that belong to no plant, in matches of every planted kind, and the honest matches not clear and
-with a pooled finding.  With ``--scarce N``, the honest ``scarce_seller`` scenario (seeds 1 to N) at the same
-settings and levels, and with ``--monopolist N`` the honest ``monopolist`` one (the same seller asking two whole
-dear items for one, the case the pooled test is off for); with ``--market N``, the second honest economy (``bench/market_world.py``, its tune seeds
-1 to N at its four levels).
+with a pooled finding.  With ``--scarce N``, the honest ``scarce_seller`` scenario at the same settings and levels,
+and with ``--monopolist N`` the honest ``monopolist`` one (the same seller asking two whole dear items for one: the
+case that pooling trades breaks); with ``--market N``, the second honest economy (``bench/market_world.py``) at its
+four levels.
 
-Every seed here is a *tune* seed: the screens benchmark's tune split (planted from 1, honest from 1001), the
-scarce seller's first seeds, the second economy's tune split.  Nothing is held out; the figures say how the rule
-behaves on matches already looked at, which is why the pooled test ships off (the configuration's rationale).
+By default every seed is a *tune* seed: the screens benchmark's tune split (planted from 1, honest from 1001), the
+scarce seller's and the monopolist's first seeds, the second economy's tune split; the output says the figures are
+on seen seeds.  ``--first`` moves each set to other seeds (a gate's, registered in the benchmark record before its
+run); the output then names the seeds and says they are held out only where no earlier run played them.
 """
 
 from __future__ import annotations
@@ -36,14 +38,21 @@ DEFAULT = "default"
 
 
 def configs(floors: tuple[int, ...]) -> list[tuple[str, Any]]:
-    """``off`` (as shipped), then the pooled test on at each floor."""
+    """``off`` (the pooled test off), then at each floor the pooled test on over gifts alone (``gifts``) and over
+    every one-sided exchange (``all``); every other setting as shipped."""
     from daishi_forensics.screens import load_config
 
     shipped = load_config()
-    out: list[tuple[str, Any]] = [("off", shipped)]
+
+    def with_feeder(**changes: Any) -> Any:
+        feeder = {**shipped.screens["feeder"], **changes}
+        return dataclasses.replace(shipped, screens={**shipped.screens, "feeder": feeder})
+
+    out: list[tuple[str, Any]] = [("off", with_feeder(hub_pool=False))]
     for floor in floors:
-        feeder = {**shipped.screens["feeder"], "hub_pool": True, "hub_min_spoke_exchanges": floor}
-        out.append((f"on (floor {floor})", dataclasses.replace(shipped, screens={**shipped.screens, "feeder": feeder})))
+        for label, trades in (("gifts", False), ("all", True)):
+            out.append((f"{label} (floor {floor})", with_feeder(hub_pool=True, hub_pool_trades=trades,
+                                                                 hub_min_spoke_exchanges=floor)))
     return out
 
 
@@ -88,20 +97,41 @@ HONEST_WORLDS = ("scarce_seller", "monopolist")
 """The simulator's honest scenarios with a seat everyone pays in whole dear items."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Firsts:
+    """The first seed of each set of matches :func:`jobs` plays; the defaults are the tune split's (seen)."""
+
+    planted: int = 1
+    clean: int = 1001
+    scarce: int = 1
+    monopolist: int = 1
+    market: int = 1
+
+    @property
+    def tune(self) -> bool:
+        """Whether every set starts where the tune split's does (the figures are then on seen seeds)."""
+        return self == Firsts()
+
+
 def jobs(seeds: int, clean: int, scarce: int, levels: list[str], settings: list[str],
-         floors: tuple[int, ...], monopolist: int = 0) -> list[tuple[Any, ...]]:
-    """The matches :func:`read` plays: every planted kind's seeds 1 to ``seeds`` and honest seeds 1001 to
-    ``1000 + clean`` (the screens benchmark's tune split), ``scarce_seller`` seeds 1 to ``scarce`` and
-    ``monopolist`` seeds 1 to ``monopolist``, at each setting and level.
+         floors: tuple[int, ...], monopolist: int = 0, firsts: Firsts = Firsts()) -> list[tuple[Any, ...]]:
+    """The matches :func:`read` plays: ``seeds`` seeds of every planted kind and ``clean`` honest seeds (from 1 and
+    1001 by default: the screens benchmark's tune split), ``scarce`` of ``scarce_seller`` and ``monopolist`` of the
+    honest ``monopolist`` scenario, each set from its seed in ``firsts``, at each setting and level.
 
     >>> [j[:5] for j in jobs(1, 1, 1, ["heavy"], ["150 ticks"], (3,), 1)][-3:]
     [('tune', 'clean', 1001, 'heavy', '150 ticks'), ('scarce', 'scarce_seller', 1, 'heavy', '150 ticks'), \
 ('scarce', 'monopolist', 1, 'heavy', '150 ticks')]
+    >>> [j[:3] for j in jobs(1, 1, 0, ["none"], ["default"], (3,), 1, Firsts(134001, 150301, 3051, 2001))][-3:]
+    [('held-out', 'thrown_fight', 134001), ('held-out', 'clean', 150301), ('scarce', 'monopolist', 2001)]
     """
-    out: list[tuple[Any, ...]] = [("tune", k, 1 + i, lv, st, floors) for st in settings for lv in levels
+    split = "tune" if firsts.tune else "held-out"
+    out: list[tuple[Any, ...]] = [(split, k, firsts.planted + i, lv, st, floors) for st in settings for lv in levels
                                   for k in screens.KINDS for i in range(seeds)]
-    out += [("tune", "clean", 1001 + i, lv, st, floors) for st in settings for lv in levels for i in range(clean)]
-    out += [("scarce", world, 1 + i, lv, st, floors) for world, n in zip(HONEST_WORLDS, (scarce, monopolist))
+    out += [(split, "clean", firsts.clean + i, lv, st, floors) for st in settings for lv in levels
+            for i in range(clean)]
+    out += [("scarce", world, first + i, lv, st, floors)
+            for world, n, first in zip(HONEST_WORLDS, (scarce, monopolist), (firsts.scarce, firsts.monopolist))
             for st in settings for lv in levels for i in range(n)]
     return out
 
@@ -116,26 +146,37 @@ def main() -> None:
     parser.add_argument("--scarce", type=int, default=0, help="honest scarce_seller matches, seeds 1 to N")
     parser.add_argument("--monopolist", type=int, default=0, help="honest monopolist matches, seeds 1 to N")
     parser.add_argument("--market", type=int, default=0, help="second-economy matches a level, tune seeds 1 to N")
+    parser.add_argument("--first", default="", metavar="P,H,S,M,E",
+                        help="first seeds of the planted, honest, scarce_seller, monopolist and second-economy matches "
+                             "(default 1,1001,1,1,1: the tune split's; any other set is named held out in the output)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    firsts = Firsts(*(int(x) for x in args.first.split(","))) if args.first else Firsts()
     sys.setrecursionlimit(10_000)
     levels = args.noise.split(",")
     settings = args.settings.split(",")
     floors = tuple(int(f) for f in args.floors.split(","))
     labels = [label for label, _ in configs(floors)]
-    if not 0 <= args.seeds <= 1000 or not 0 <= args.clean <= 1000:
+    if firsts.tune and (not 0 <= args.seeds <= 1000 or not 0 <= args.clean <= 1000):
         parser.error("the tune split holds planted seeds 1 to 1000 a kind and honest seeds 1001 to 2000")
-    todo = jobs(args.seeds, args.clean, args.scarce, levels, settings, floors, args.monopolist)
+    todo = jobs(args.seeds, args.clean, args.scarce, levels, settings, floors, args.monopolist, firsts)
     started = time.perf_counter()
     with Pool(args.workers) as pool:
         rows = pool.map(read, todo, chunksize=2)
-        market = pool.map(read_market, [(1 + i, lv, floors) for lv in ("none", "light", "medium", "heavy")
+        market = pool.map(read_market, [(firsts.market + i, lv, floors) for lv in ("none", "light", "medium", "heavy")
                                         for i in range(args.market)], chunksize=4)
+
+    def span(first: int, n: int) -> str:
+        return f"{first}-{first + n - 1}"
+
     print(f"{len(rows) + len(market)} matches in {time.perf_counter() - started:.0f} s ({args.workers} workers); "
-          f"split: tune (planted seeds 1-{args.seeds} a kind, honest 1001-{1000 + args.clean}"
-          f"{f', scarce_seller 1-{args.scarce}' if args.scarce else ''}"
-          f"{f', monopolist 1-{args.monopolist}' if args.monopolist else ''}"
-          f"{f', second economy 1-{args.market}' if args.market else ''}): every figure below is on seen seeds")
+          f"split: {'tune' if firsts.tune else 'seeds given by --first'} (planted seeds "
+          f"{span(firsts.planted, args.seeds)} a kind, honest {span(firsts.clean, args.clean)}"
+          f"{f', scarce_seller {span(firsts.scarce, args.scarce)}' if args.scarce else ''}"
+          f"{f', monopolist {span(firsts.monopolist, args.monopolist)}' if args.monopolist else ''}"
+          f"{f', second economy {span(firsts.market, args.market)}' if args.market else ''}): "
+          + ("every figure below is on seen seeds" if firsts.tune else
+             "held out only where no earlier run played these seeds (the benchmark record says which)"))
     for st in settings:
         for lv in levels:
             cells = []

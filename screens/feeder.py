@@ -271,7 +271,8 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         found.append(Candidate(flag, (key,)))
     if params.get("hub_pool", False):
         pooled, hub_tests = pooled_hubs(view, min_dir, floor, min_share, float(params.get("hub_bound_share", 0.5)),
-                                        int(params.get("hub_min_spoke_exchanges", 3)), whole)
+                                        int(params.get("hub_min_spoke_exchanges", 3)), whole,
+                                        bool(params.get("hub_pool_trades", True)))
         found += pooled
         tests += hub_tests
     return found, tests
@@ -283,13 +284,36 @@ HUB_NULL = ("each one-sided exchange between the beneficiary and the seats bound
 """The pooled hub test's null, in words."""
 
 
-def bound_partners(view: TransferView, min_dir: float, bound_share: float,
-                   whole_items: bool = False) -> dict[Any, list[tuple[Any, tuple[Any, Any]]]]:
-    """Rule 5's partners: per seat ``h``, the seats ``g`` whose one-sided exchanges with ``h``, their sizes summed
-    whichever way each went, are at least ``bound_share`` of the sizes of all ``g``'s one-sided exchanges with
-    anyone, each with the pair's key; a seat with fewer than two is left out.  Which way any exchange went is not
-    read, so the pooled sign-flip test stays exact under its null."""
+def pooled_exchanges(view: TransferView, min_dir: float, whole_items: bool = False,
+                     trades: bool = True) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
+    """The one-sided exchanges rule 5 pools (:func:`one_sided_exchanges`): all of them with ``trades``, else the
+    gifts alone (exchanges with goods one way only); pairs left with none are left out.  Whether an exchange is a
+    gift is read from its legs, never from which way it went."""
     rows_of = one_sided_exchanges(view, min_dir, whole_items)
+    if trades:
+        return rows_of
+    memo_key = ("feeder.pooled_gifts", min_dir, whole_items)
+    found = view.memo.get(memo_key)
+    if found is not None:
+        gifts: dict[tuple[Any, Any], list[tuple[Exchange, float]]] = found
+        return gifts
+    gifts = {}
+    for key, rows in rows_of.items():
+        mine = [(x, v) for x, v in rows if not x.two_sided]
+        if mine:
+            gifts[key] = mine
+    view.memo[memo_key] = gifts
+    return gifts
+
+
+def bound_partners(view: TransferView, min_dir: float, bound_share: float,
+                   whole_items: bool = False, trades: bool = True) -> dict[Any, list[tuple[Any, tuple[Any, Any]]]]:
+    """Rule 5's partners: per seat ``h``, the seats ``g`` whose pooled one-sided exchanges with ``h``
+    (:func:`pooled_exchanges`: every one, or with ``trades`` false the gifts alone), their sizes summed whichever
+    way each went, are at least ``bound_share`` of the sizes of all ``g``'s such exchanges with anyone, each with
+    the pair's key; a seat with fewer than two is left out.  Which way any exchange went is not read, so the
+    pooled sign-flip test stays exact under its null."""
+    rows_of = pooled_exchanges(view, min_dir, whole_items, trades)
     sizes = {key: sum(abs(v) for _x, v in rows) for key, rows in rows_of.items()}
     totals: dict[Any, float] = {}
     for key, size in sizes.items():
@@ -305,15 +329,17 @@ def bound_partners(view: TransferView, min_dir: float, bound_share: float,
 
 
 def pooled_hubs(view: TransferView, min_dir: float, floor: float, min_share: float, bound_share: float,
-                min_spoke_exchanges: int = 3, whole_items: bool = False) -> tuple[list[Candidate], list[Test]]:
+                min_spoke_exchanges: int = 3, whole_items: bool = False,
+                trades: bool = True) -> tuple[list[Candidate], list[Test]]:
     """Rule 5: per seat with two or more bound partners (:func:`bound_partners`), the one-sided exchanges between
-    it and them pooled, each signed toward the seat, tested with the exact sign-flip test (one test per seat, in
-    the feeder's family); a ``hub_and_spoke`` candidate when the pooled sum ran toward the seat and two or more of
-    the partners are named as its spokes (:func:`_named_spokes`)."""
+    it and them pooled (every one, or with ``trades`` false the gifts alone: :func:`pooled_exchanges`), each signed
+    toward the seat, tested with the exact sign-flip test (one test per seat, in the feeder's family); a
+    ``hub_and_spoke`` candidate when the pooled sum ran toward the seat and two or more of the partners are named
+    as its spokes (:func:`_named_spokes`)."""
     tests: list[Test] = []
     found: list[Candidate] = []
-    rows_of = one_sided_exchanges(view, min_dir, whole_items)
-    bound = bound_partners(view, min_dir, bound_share, whole_items)
+    rows_of = pooled_exchanges(view, min_dir, whole_items, trades)
+    bound = bound_partners(view, min_dir, bound_share, whole_items, trades)
     for h in ordered(bound):
         partners = bound[h]
         values = [v * (1.0 if pair[0] == g else -1.0) for g, pair in partners for _x, v in rows_of[pair]]
@@ -322,18 +348,19 @@ def pooled_hubs(view: TransferView, min_dir: float, floor: float, min_share: flo
         tests.append(Test(test_key, p, smallest))
         if sum(values) <= 0:
             continue
-        spokes = _named_spokes(view, partners, min_dir, floor, min_share, min_spoke_exchanges, whole_items)
+        spokes = _named_spokes(view, partners, min_dir, floor, min_share, min_spoke_exchanges, whole_items, trades)
         if len(spokes) >= 2:
             found.append(Candidate(_pooled_flag(view, h, partners, spokes, values, floor, p), (test_key,)))
     return found, tests
 
 
 def _named_spokes(view: TransferView, partners: list[tuple[Any, tuple[Any, Any]]], min_dir: float, floor: float,
-                  min_share: float, min_spoke_exchanges: int, whole_items: bool) -> list[dict[str, Any]]:
+                  min_share: float, min_spoke_exchanges: int, whole_items: bool,
+                  trades: bool = True) -> list[dict[str, Any]]:
     """The bound partners a significant pooled test names: those passing rule 3's floors as feeders of the seat
-    and with at least ``min_spoke_exchanges`` one-sided exchanges its way; each with its figures and the events
-    of those exchanges (``evidence``), by net value, largest first."""
-    rows_of = one_sided_exchanges(view, min_dir, whole_items)
+    and with at least ``min_spoke_exchanges`` pooled one-sided exchanges its way; each with its figures and the
+    events of those exchanges (``evidence``), by net value, largest first."""
+    rows_of = pooled_exchanges(view, min_dir, whole_items, trades)
     pair_tests = feed_test(view, min_dir, whole_items)
     spokes = []
     for g, pair in partners:

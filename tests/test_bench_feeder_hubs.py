@@ -10,14 +10,15 @@ bench = load_bench("feeder_hubs")
 screens_bench = load_bench("screens")
 
 
-def test_it_compares_the_shipped_screens_with_the_pooled_test_on_at_each_floor() -> None:
+def test_it_compares_the_pooled_test_off_with_it_on_over_gifts_and_over_every_exchange_at_each_floor() -> None:
     shipped = load_config()
     (off_label, off), *on = bench.configs((2, 3))
-    assert off_label == "off" and off.digest == shipped.digest and off.get("feeder", "hub_pool") is False
-    assert [label for label, _ in on] == ["on (floor 2)", "on (floor 3)"]
-    for (_label, config), floor in zip(on, (2, 3)):
+    assert off_label == "off" and off.get("feeder", "hub_pool") is False
+    assert [label for label, _ in on] == ["gifts (floor 2)", "all (floor 2)", "gifts (floor 3)", "all (floor 3)"]
+    for (_label, config), (floor, trades) in zip(on, [(2, False), (2, True), (3, False), (3, True)]):
         assert config.screens["feeder"] == {**shipped.screens["feeder"], "hub_pool": True,
-                                            "hub_min_spoke_exchanges": floor}
+                                            "hub_pool_trades": trades, "hub_min_spoke_exchanges": floor}
+    for _label, config in [(off_label, off), *on]:
         assert {k: v for k, v in config.screens.items() if k != "feeder"} == \
             {k: v for k, v in shipped.screens.items() if k != "feeder"}
 
@@ -32,3 +33,13 @@ def test_its_matches_are_the_tune_split_s_and_below_every_held_out_seed() -> Non
     assert {j[0] for j in todo} == {"tune"} and screens_bench.SPLITS["tune"] == 1
     assert max(honest) < min(first for name, first in screens_bench.SPLITS.items() if name != "tune")
     assert {j[1] for j in todo} == {*screens_bench.KINDS, "clean"}
+
+
+def test_seeds_other_than_the_tune_split_s_are_named_held_out() -> None:
+    firsts = bench.Firsts(134001, 150301, 3051, 2001, 12001)
+    assert not firsts.tune and bench.Firsts().tune
+    todo = bench.jobs(2, 2, 1, ["light"], ["default"], (3,), 1, firsts)
+    assert {j[0] for j in todo if j[1] not in bench.HONEST_WORLDS} == {"held-out"}
+    assert sorted({j[2] for j in todo if j[1] == "feeder"}) == [134001, 134002]
+    assert sorted({j[2] for j in todo if j[1] == "clean"}) == [150301, 150302]
+    assert [j[2] for j in todo if j[1] in bench.HONEST_WORLDS] == [3051, 2001]

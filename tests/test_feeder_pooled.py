@@ -188,3 +188,72 @@ def test_why_it_is_off_a_seller_everyone_overpays_pools_into_a_feed() -> None:
     on = screen_graph(g, ON)
     [flag] = [f for f in on.flags if f.screen == "feeder"]
     assert (flag.kind, flag.agents, flag.p_value) == ("hub_and_spoke", ("s", "p", "q", "r"), 2 / 2 ** 24)
+
+
+def _monopolist_graph() -> nx.MultiDiGraph:
+    """The seller everyone overpays of the test above, with two of its buyers also handing a third seat gifts."""
+    g = nx.MultiDiGraph()
+    t = 0
+    g.add_edge("x", "y", value=12.0, tick=t, event="e0a", exchange="e0", goods={"tool": 12.0})
+    g.add_edge("y", "x", value=12.0, tick=t, event="e0b", exchange="e0", goods={"wood": 12.0})
+    for _ in range(8):
+        for buyer in ("p", "q", "r"):
+            for seller, gave, got in (("s", {"tool": 24.0}, {"fiber": 2.0}), ("x", {"wood": 6.0}, {"food": 6.0})):
+                t += 1
+                g.add_edge(buyer, seller, value=sum(gave.values()), tick=t, event=f"e{t}a", exchange=f"e{t}",
+                           goods=gave)
+                g.add_edge(seller, buyer, value=sum(got.values()), tick=t, event=f"e{t}b", exchange=f"e{t}",
+                           goods=got)
+    return g
+
+
+GIFTS = PARAMS | {"hub_pool_trades": False}
+"""Rule 5 over gifts alone."""
+
+
+def test_over_gifts_alone_a_seller_everyone_overpays_is_no_hub() -> None:
+    """The same 24 one-sided trades: pooled with every exchange, 2/2^24 at the seller; over gifts alone nothing
+    is pooled (no seat made a gift), so no pooled test is made at all."""
+    view = TransferView(_monopolist_graph())
+    _, every = feeds(view, PARAMS)
+    assert {t.key: t.p_value for t in every}[("feeder.hub", "s")] == 2 / 2 ** 24
+    assert bound_partners(view, 0.6, 0.5, whole_items=True, trades=False) == {}
+    found, gifts = feeds(TransferView(_monopolist_graph()), GIFTS)
+    assert [t.key for t in gifts if t.key[0] == "feeder.hub"] == []
+    assert not [c for c in found if c.flag.details.get("pooled")]
+
+
+def test_over_gifts_alone_the_gifts_are_pooled_and_the_trades_are_not() -> None:
+    """s1 and s2 hand h five gifts each and trade it three tools for a token wood (one-sided beyond one whole tool,
+    a tool's worth read from the match) four times each.  Every exchange pooled: 18 one-sided exchanges, 2/2^18; gifts alone: the 10
+    gifts, 2/1024, and the flag names the gifts as its evidence."""
+    G = _hub_match()
+    t = 300
+    for s in ("s1", "s2"):
+        for _ in range(4):
+            t += 1
+            G.add_edge(s, "h", value=36.0, tick=t, event=f"t{t}a", exchange=f"t{t}", goods={"tool": 36.0})
+            G.add_edge("h", s, value=2.0, tick=t, event=f"t{t}b", exchange=f"t{t}", goods={"wood": 2.0})
+    G.add_edge("x", "y", value=12.0, tick=0, event="f0a", exchange="f0", goods={"tool": 12.0})  # a tool is 12
+    G.add_edge("y", "x", value=12.0, tick=0, event="f0b", exchange="f0", goods={"wood": 12.0})
+    _, every = feeds(TransferView(G), PARAMS)
+    assert {t.key: t.p_value for t in every}[("feeder.hub", "h")] == 2 / 2 ** 18
+    found, gifts = feeds(TransferView(G), GIFTS)
+    assert {t.key: t.p_value for t in gifts}[("feeder.hub", "h")] == 2 / 1024
+    [flag] = [c.flag for c in found if c.flag.details.get("pooled")]
+    assert (flag.agents, flag.details["oneWayExchanges"], flag.details["oneSidedExchanges"]) == (("h", "s1", "s2"),
+                                                                                                  10, 10)
+    assert all(e.startswith(("s1>h#", "s2>h#")) for e in flag.evidence) and len(flag.evidence) == 10
+
+
+def test_over_gifts_alone_a_partner_is_bound_by_its_gifts() -> None:
+    """s1 gives h three gifts and gives no one else any, while trading fairly elsewhere: bound to h over gifts
+    alone; s2, whose gifts go mostly to u, is not."""
+    G = nx.MultiDiGraph()
+    _gifts(G, "s1", "h", 3)
+    _gifts(G, "s3", "h", 3, start=5)
+    _gifts(G, "s2", "h", 1, start=10)
+    _gifts(G, "s2", "u", 3, start=20)
+    _trades(G, "s1", "a", 4)
+    bound = bound_partners(TransferView(G), 0.6, 0.5, trades=False)
+    assert [g for g, _key in bound["h"]] == ["s1", "s3"]
