@@ -44,7 +44,11 @@ Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
    such partners), are one ``hub_and_spoke`` flag, its chance the pooled test's, and any
    significant feed into the same seat joins it as a spoke (:func:`hubs`).  Its null is the pair test's, and
    honest play breaks it where one seat is everyone's seller: buyers that pay a scarce good's holder more
-   than one whole dear item for it, again and again, pool into a feed that no pair alone would show.
+   than one whole dear item for it, again and again, pool into a feed that no pair alone would show.  So
+   with ``hub_pool_trades`` false only gifts are pooled (:func:`pooled_exchanges`: exchanges with goods one way
+   and nothing back, read from their legs, never from which way they went), and bound partners and named spokes
+   are read over gifts too: a buyer pays its seller through trades, and a trade, however one-sided, stays with
+   its pair's own test.
 
 Exempt nodes (scripted seats such as Daishi probes, which ask for gifts by design) are
 never beneficiaries or feeders.
@@ -84,8 +88,8 @@ from .graph import Exchange, TransferView
 from .off_price import excess, item_units
 from .stats import Candidate, Test, sign_flip_p
 
-__all__ = ["FEED_NULL", "HUB_NULL", "bound_partners", "feed_test", "feeds", "given", "giver_share", "hubs",
-           "one_sided_exchanges", "one_way_feeds", "pooled_hubs"]
+__all__ = ["FEED_NULL", "HUB_GIFTS_NULL", "HUB_NULL", "bound_partners", "feed_test", "feeds", "given", "giver_share",
+           "hubs", "one_sided_exchanges", "one_way_feeds", "pooled_exchanges", "pooled_hubs"]
 
 
 def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exchanges: int,
@@ -281,7 +285,12 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
 HUB_NULL = ("each one-sided exchange between the beneficiary and the seats bound to it (each doing at least "
             "hub_bound_share of its one-sided trading with it, by size and whichever way) was as likely to have gone "
             "the other way, its size kept (exact two-sided sign-flip test over those exchanges pooled)")
-"""The pooled hub test's null, in words."""
+"""The pooled hub test's null, in words (every one-sided exchange pooled)."""
+
+HUB_GIFTS_NULL = ("each gift between the beneficiary and the seats bound to it (each making at least hub_bound_share "
+                  "of its gifts, by size and whichever way, with it) was as likely to have gone the other way, its "
+                  "size kept (exact two-sided sign-flip test over those gifts pooled)")
+"""The pooled hub test's null, in words, over gifts alone (``hub_pool_trades`` false)."""
 
 
 def pooled_exchanges(view: TransferView, min_dir: float, whole_items: bool = False,
@@ -350,7 +359,7 @@ def pooled_hubs(view: TransferView, min_dir: float, floor: float, min_share: flo
             continue
         spokes = _named_spokes(view, partners, min_dir, floor, min_share, min_spoke_exchanges, whole_items, trades)
         if len(spokes) >= 2:
-            found.append(Candidate(_pooled_flag(view, h, partners, spokes, values, floor, p), (test_key,)))
+            found.append(Candidate(_pooled_flag(view, h, partners, spokes, values, floor, p, trades), (test_key,)))
     return found, tests
 
 
@@ -378,9 +387,12 @@ def _named_spokes(view: TransferView, partners: list[tuple[Any, tuple[Any, Any]]
 
 
 def _pooled_flag(view: TransferView, h: Any, partners: list[tuple[Any, tuple[Any, Any]]],
-                 spokes: list[dict[str, Any]], values: list[float], floor: float, p: float) -> Flag:
-    """Rule 5's flag for seat ``h`` (its level set by the match-level step)."""
+                 spokes: list[dict[str, Any]], values: list[float], floor: float, p: float,
+                 trades: bool = True) -> Flag:
+    """Rule 5's flag for seat ``h`` (its level set by the match-level step); ``trades``: whether every one-sided
+    exchange was pooled, or the gifts alone (its words and null say which)."""
     total = sum(s["netValue"] for s in spokes)
+    what = "one-sided exchanges" if trades else "gifts"
     scale = view.scale or 1.0
     names = ", ".join(str(s["agent"]) for s in spokes)
     n_one = sum(1 for v in values if v > 0)
@@ -396,11 +408,12 @@ def _pooled_flag(view: TransferView, h: Any, partners: list[tuple[Any, tuple[Any
         explanation=(
             f"{h} received {total:g} in net value one way from {len(spokes)} seats ({names}), "
             f"{total / scale:.1f} times what a typical exchange of this match moves; pooled over the "
-            f"{len(partners)} seats bound to it, {n_one} of their {len(values)} one-sided exchanges with it ran its way"
+            f"{len(partners)} seats bound to it, {n_one} of their {len(values)} {what} with it ran its way"
         ),
         details={
             "beneficiary": h,
             "pooled": True,
+            "pooledOver": what,
             "typicalExchangeValue": view.scale,
             "netValue": total,
             "boundPartners": [g for g, _pair in partners],
@@ -409,7 +422,7 @@ def _pooled_flag(view: TransferView, h: Any, partners: list[tuple[Any, tuple[Any
             "spokes": [{k: v for k, v in s.items() if k != "evidence"} | {"pAdjusted": None} for s in spokes],
         },
         p_value=p,
-        null=HUB_NULL,
+        null=HUB_NULL if trades else HUB_GIFTS_NULL,
     )
 
 
@@ -461,8 +474,8 @@ def _widened(view: TransferView, hub: Flag, pooled: Flag | None) -> Flag:
         score=total / (view.scale or 1.0),
         evidence=tuple(ordered({*hub.evidence, *extra_events})),
         explanation=hub.explanation + (f" Pooled with the seats bound to it ({pooled.details['oneWayExchanges']} of "
-                                       f"their {pooled.details['oneSidedExchanges']} one-sided exchanges with it ran "
-                                       f"its way, p = {pooled.p_value:.3g}), {names} fed it too."),
+                                       f"their {pooled.details['oneSidedExchanges']} {pooled.details['pooledOver']} "
+                                       f"with it ran its way, p = {pooled.p_value:.3g}), {names} fed it too."),
         details={**hub.details, "netValue": total, "spokes": spokes, "pooledSpokes": [s["agent"] for s in extra]},
     )
 

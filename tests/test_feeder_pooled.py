@@ -1,15 +1,20 @@
-"""The feeder screen's pooled hub test (rule 5, off as shipped): hand-built transfer graphs, exact p-values."""
+"""The feeder screen's pooled hub test (rule 5, on as shipped over gifts alone): hand-built transfer graphs, exact
+p-values."""
 
 from __future__ import annotations
 
 import networkx as nx
 
 from daishi_forensics.screens import load_config, screen_graph
-from daishi_forensics.screens.feeder import bound_partners, feeds
+from daishi_forensics.screens.feeder import HUB_GIFTS_NULL, bound_partners, feeds
 from daishi_forensics.screens.graph import TransferView
 
-ON = load_config({"screens": {"feeder": {"hub_pool": True}}})
-"""The shipped configuration with the pooled test turned on."""
+ON = load_config()
+"""The shipped configuration: the pooled test on, over gifts alone."""
+OFF = load_config({"screens": {"feeder": {"hub_pool": False}}})
+"""The pooled test off (configuration 2.27.0's feeder)."""
+ALL = load_config({"screens": {"feeder": {"hub_pool_trades": True}}})
+"""The pooled test over every one-sided exchange (configuration 2.26.0's rule 5, turned on)."""
 PARAMS = {"min_directionality": 0.6, "min_spoke_value": 1.0, "min_giver_share": 1 / 3, "hub_pool": True,
           "hub_bound_share": 0.5, "whole_items": True}
 
@@ -58,9 +63,9 @@ def test_each_spoke_alone_is_no_feed_but_the_pooled_hub_is() -> None:
     assert len(flag.evidence) == 10
 
 
-def test_as_shipped_the_pooled_test_is_off_and_the_spokes_alone_raise_nothing() -> None:
-    assert load_config().get("feeder", "hub_pool") is False
-    result = screen_graph(_hub_match())
+def test_with_the_pooled_test_off_the_spokes_alone_raise_nothing() -> None:
+    assert (load_config().get("feeder", "hub_pool"), load_config().get("feeder", "hub_pool_trades")) == (True, False)
+    result = screen_graph(_hub_match(), OFF)
     assert [f for f in result.flags if f.screen == "feeder"] == []
     assert result.testing["family"] == screen_graph(_hub_match(), ON).testing["family"] - 1
 
@@ -121,7 +126,7 @@ def test_spokes_significant_alone_make_one_flag_either_way() -> None:
     for i, x in enumerate("abcdef"):
         _trades(G, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
     on = [f for f in screen_graph(G, ON).flags if f.screen == "feeder"]
-    off = [f for f in screen_graph(G).flags if f.screen == "feeder"]
+    off = [f for f in screen_graph(G, OFF).flags if f.screen == "feeder"]
     assert [(f.kind, f.level, f.agents, f.p_value) for f in on] == [("hub_and_spoke", "flag", ("h", "s1", "s2"),
                                                                      2 / 4096)]
     assert "Pooled with" not in on[0].explanation and "pooledSpokes" not in on[0].details
@@ -143,7 +148,7 @@ def test_the_pooled_test_adds_a_spoke_too_brief_to_stand_out_alone_to_rule_four_
                                                                   2 / 4096)
     assert flag.pairs == (("h", "s1"), ("h", "s2"), ("h", "s3"))
     assert len(flag.evidence) == 29
-    assert "(29 of their 29 one-sided exchanges with it ran its way, p = 3.73e-09), s3 fed it too." in flag.explanation
+    assert "(29 of their 29 gifts with it ran its way, p = 3.73e-09), s3 fed it too." in flag.explanation
     assert [(s["agent"], s["oneWayExchanges"], s["pValue"]) for s in flag.details["spokes"]] == [
         ("s1", 12, 2 / 4096), ("s2", 12, 2 / 4096), ("s3", 5, 2 / 32)]
     assert flag.details["netValue"] == 290.0
@@ -168,10 +173,11 @@ def test_a_beggar_helped_twice_by_each_of_its_helpers_names_no_spoke() -> None:
         ("beggar", "g0", "g1", "g2", "g3", "g4", "g5")]
 
 
-def test_why_it_is_off_a_seller_everyone_overpays_pools_into_a_feed() -> None:
+def test_why_trades_are_not_pooled_as_shipped_a_seller_everyone_overpays_pools_into_a_feed() -> None:
     """Three buyers pay the one seat holding fiber two whole tools (24) for one fiber (2), eight times each, and
     trade fairly otherwise: beyond one whole tool, each such trade is one-sided.  Each pair alone, 2/2^8, stays
-    under the alarm level (clear as shipped); pooled, the 24 trades run the seller's way, 2/2^24: raised."""
+    under the alarm level (clear as shipped, where no gift is pooled); with trades pooled, the 24 trades run the
+    seller's way, 2/2^24: raised."""
     g = nx.MultiDiGraph()
     t = 0
     g.add_edge("x", "y", value=12.0, tick=t, event="e0a", exchange="e0", goods={"tool": 12.0})
@@ -184,9 +190,9 @@ def test_why_it_is_off_a_seller_everyone_overpays_pools_into_a_feed() -> None:
                            goods=gave)
                 g.add_edge(seller, buyer, value=sum(got.values()), tick=t, event=f"e{t}b", exchange=f"e{t}",
                            goods=got)
-    assert screen_graph(g).verdict == "clear"
-    on = screen_graph(g, ON)
-    [flag] = [f for f in on.flags if f.screen == "feeder"]
+    assert screen_graph(g).verdict == screen_graph(g, OFF).verdict == "clear"
+    every = screen_graph(g, ALL)
+    [flag] = [f for f in every.flags if f.screen == "feeder"]
     assert (flag.kind, flag.agents, flag.p_value) == ("hub_and_spoke", ("s", "p", "q", "r"), 2 / 2 ** 24)
 
 
@@ -244,6 +250,8 @@ def test_over_gifts_alone_the_gifts_are_pooled_and_the_trades_are_not() -> None:
     assert (flag.agents, flag.details["oneWayExchanges"], flag.details["oneSidedExchanges"]) == (("h", "s1", "s2"),
                                                                                                   10, 10)
     assert all(e.startswith(("s1>h#", "s2>h#")) for e in flag.evidence) and len(flag.evidence) == 10
+    assert flag.null == HUB_GIFTS_NULL and flag.details["pooledOver"] == "gifts"
+    assert flag.explanation.endswith("pooled over the 2 seats bound to it, 10 of their 10 gifts with it ran its way")
 
 
 def test_over_gifts_alone_a_partner_is_bound_by_its_gifts() -> None:

@@ -31,11 +31,12 @@ def _feeder(tmp_path: Path) -> str:
 
 
 # each spoke's share: a_1 and a_2 gave h twelve tools of 12 (144) and 24 in four fair trades of 6, 144 / 168 = 86%;
-# a_4 only the tools, 100%
+# a_4 only the tools, 100%; the feeder's pooled test at h (the gifts of the seats bound to it) is one of the five
+# tests that could reach the level
 WHY = ("Hub{s}Two (h) received 432 in net value one way from 3 seats (Ash{nb}Vale (a{u}1), {bo}, a{u}4; each passed it "
        "86% to 100% of all it handed anyone), 72.0 times what a typical exchange of this match moves, and gave little back; the chance quoted is its least "
        "unusual spoke{q}s, Ash{nb}Vale (a{u}1){q}s. Chance under honest play in this match: 1 in 2,048, 1 in 341 "
-       "counting the 4 tests here that could reach the alarm level.")
+       "counting the 5 tests here that could reach the alarm level.")
 
 
 def test_text_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Path) -> None:
@@ -48,16 +49,16 @@ def test_text_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Path) -
     assert lines[at + 1:at + 11] == [
         "  Ash\\xa0Vale (a_1)",
         "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), \\x20Bo\\x20\\x20Ray (a_2), a_4; p 0.000488, "
-        "adjusted 0.00293 over 4 tests",
+        "adjusted 0.00293 over 5 tests",
         why,
         "           evidence: 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 (+60 more)",
         "  \\x20Bo\\x20\\x20Ray (a_2)",
         "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), Ash\\xa0Vale (a_1), a_4; p 0.000488, "
-        "adjusted 0.00293 over 4 tests",
+        "adjusted 0.00293 over 5 tests",
         "           (explained under Ash\\xa0Vale (a_1) above)",
         "  a_4",
         "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), Ash\\xa0Vale (a_1), \\x20Bo\\x20\\x20Ray (a_2); "
-        "p 0.000488, adjusted 0.00293 over 4 tests",
+        "p 0.000488, adjusted 0.00293 over 5 tests",
         "           (explained under Ash\\xa0Vale (a_1) above)",
     ]
     assert "Hub  Two" not in out.output and "\u00a0" not in out.output
@@ -74,14 +75,14 @@ def test_markdown_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Pat
         "**Ash\\\\xa0Vale (a\\_1)**",
         "",
         "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20\\\\x20Two (h), \\\\x20Bo\\\\x20\\\\x20Ray (a\\_2), a\\_4; "
-        "p 0.000488, adjusted 0.00293 over 4 tests",
+        "p 0.000488, adjusted 0.00293 over 5 tests",
         why,
         "  Evidence: 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 (+60 more)",
         "",
         "**\\\\x20Bo\\\\x20\\\\x20Ray (a\\_2)**",  # the end space written out, as the cells write it
         "",
         "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20\\\\x20Two (h), Ash\\\\xa0Vale (a\\_1), a\\_4; "
-        "p 0.000488, adjusted 0.00293 over 4 tests (explained under Ash\\\\xa0Vale (a\\_1) above)",
+        "p 0.000488, adjusted 0.00293 over 5 tests (explained under Ash\\\\xa0Vale (a\\_1) above)",
     ]
     assert "Hub  Two" not in out.output and "\u00a0" not in out.output
 
@@ -116,7 +117,7 @@ def test_a_space_at_either_end_of_a_name_is_written_out_in_sentences_as_in_cells
     at = text.index("Flags by agent")
     assert text[at + 1:at + 3] == [
         "  \\x20Ash (a_1)",
-        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20 (h), a_2, a_4; p 0.000488, adjusted 0.00293 over 4 tests"]
+        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20 (h), a_2, a_4; p 0.000488, adjusted 0.00293 over 5 tests"]
     assert text[at + 3].startswith("           Hub\\x20 (h) received 432 in net value one way from 3 seats "
                                    "(\\x20Ash (a_1), a_2, a_4; each passed it 86% to 100% of all it handed anyone)")
     md = _run(["behavior", target, "--format", "markdown", "--agent", "a_1"]).output.splitlines()
@@ -125,7 +126,7 @@ def test_a_space_at_either_end_of_a_name_is_written_out_in_sentences_as_in_cells
     assert md[at + 2:at + 5] == [
         "**\\\\x20Ash (a\\_1)**", "",
         "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20 (h), a\\_2, a\\_4; p 0.000488, adjusted 0.00293 "
-        "over 4 tests"]
+        "over 5 tests"]
     page = _run(["behavior", target, "--format", "html", "--agent", "a_1"]).output
     assert "<h2>In focus: <bdi>\\x20Ash</bdi> (a_1)</h2>" in page
     assert page.count('<div class="why"><bdi>Hub\\x20</bdi> (h) received 432 in net value one way from 3 seats '

@@ -120,11 +120,15 @@ def test_feeder_hub_and_spoke_exact() -> None:
     # smallest p, all six under a Beta(2, 6), (2 x 3 x ... x 7) / (8 x 9 x ... x 13) = 0.0041): both at most
     # 0.018 / 2; the pair outliers' smallest, 1/6, cannot be.  x~y, against h~s1 and h~s2 (none of 12 possible):
     # a rate of 1/26, its smallest p too large; h~x and h~y have no pair sharing neither seat (their yardstick
-    # the prior alone, one half: smallest p 0.5); s3's single gift (smallest p 1).  Each screen at 0.009: the
-    # feeder's Holm over its two spokes, 2 x 2/4096, times the 2 screens sharing; the ring's family h~s1, h~s2.
-    assert (flag.tests, flag.p_adjusted) == (4, 8 / 4096)
-    assert result.testing["family"] == 4 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
-    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 4 tests here that could reach the alarm level" in flag.explanation
+    # the prior alone, one half: smallest p 0.5); s3's single gift (smallest p 1).  The feeder's pooled test at h
+    # (rule 5, over gifts: s1, s2 and s3 each make all their gifts to h, so all three are bound to it; 25 gifts
+    # its way, 2/2^25) is the feeder's third.  Each screen at 0.009: the feeder's Holm over its three, the hub's
+    # first (3 x 2/2^25), then its two spokes, 2 x 2/4096, times the 2 screens sharing; the ring's family h~s1,
+    # h~s2.  The pooled test names s1 and s2 (s3 gave once), whom rule 4's flag already names.
+    assert (flag.tests, flag.p_adjusted) == (5, 8 / 4096)
+    assert result.testing["family"] == 5 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
+    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 5 tests here that could reach the alarm level" in flag.explanation
+    assert "Pooled with" not in flag.explanation
 
 
 def test_json_keeps_a_spokes_small_p_value() -> None:
@@ -1606,13 +1610,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.27.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.28.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.27.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.28.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"

@@ -30,8 +30,8 @@ class ScarceSeller(Behavior):
 
     With ``price`` 2 (scenario ``monopolist``) the seller asks two of the buyer's dear items for one, and it is
     paid: honest still (a buyer that needs the good now pays what its only holder asks), and beyond one whole
-    item each such trade reads as value handed over, which the feeder screen's pooled test, when on, can pool
-    into a feed.
+    item each such trade reads as value handed over, which the feeder screen's pooled test, with trades pooled
+    (not as shipped), pools into a feed.
     """
 
     kind = "scarce_seller"
