@@ -30,25 +30,24 @@ Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
    flag: ``hub_and_spoke`` when two or more feeds into it are significant, else
    ``one_way_feed``, raised for ``review`` only (a single feeder is not a hub-and-spoke).
 
-5. With ``hub_pool`` (off as shipped), a pooled test per beneficiary (:func:`pooled_hubs`).  A seat's *bound partners* are
-   the seats whose one-sided exchanges with it, their sizes summed whichever way each went, are at least
-   ``hub_bound_share`` of the sizes of all their own one-sided exchanges with anyone
-   (:func:`bound_partners`).  With two or more, the one-sided exchanges between the seat and them are
-   pooled, each signed toward the seat, and tested with the same sign-flip test: one hypothesis per seat,
-   in the feeder's family.  Which seats are pooled is read from sizes alone, never from which way an
-   exchange went, so the pooled test is exact under its null as a pair's is.  A feeder ring spreads its
-   feeding over several spokes, each too briefly to stand out alone among the hundreds of pairs of a
-   large match (five gifts one way: p = 2/32 at best); the hub's spokes together made dozens.  Where the
-   pooled test is significant and its sum ran toward the seat, the bound partners passing rule 3's floors
-   as its feeders, each with at least ``hub_min_spoke_exchanges`` one-sided exchanges its way (two or more
-   such partners), are one ``hub_and_spoke`` flag, its chance the pooled test's, and any
-   significant feed into the same seat joins it as a spoke (:func:`hubs`).  Its null is the pair test's, and
-   honest play breaks it where one seat is everyone's seller: buyers that pay a scarce good's holder more
-   than one whole dear item for it, again and again, pool into a feed that no pair alone would show.  So
-   with ``hub_pool_trades`` false only gifts are pooled (:func:`pooled_exchanges`: exchanges with goods one way
-   and nothing back, read from their legs, never from which way they went), and bound partners and named spokes
-   are read over gifts too: a buyer pays its seller through trades, and a trade, however one-sided, stays with
-   its pair's own test.
+5. With ``hub_pool`` (on as shipped, over gifts alone: see the end of this rule), a pooled test per beneficiary
+   (:func:`pooled_hubs`).  A seat's *bound partners* are the seats whose one-sided exchanges with it, their sizes
+   summed whichever way each went, are at least ``hub_bound_share`` of the sizes of all their own one-sided
+   exchanges with anyone (:func:`bound_partners`).  With two or more, the one-sided exchanges between the seat and
+   them are pooled, each signed toward the seat, and tested with the same sign-flip test: one hypothesis per seat,
+   in the feeder's family.  Which seats are pooled is read from sizes alone, never from which way an exchange
+   went, so the pooled test is exact under its null as a pair's is.  A feeder ring spreads its feeding over
+   several spokes, each too briefly to stand out alone among the hundreds of pairs of a large match (five gifts
+   one way: p = 2/32 at best); the hub's spokes together made dozens.  Where the pooled test is significant and
+   its sum ran toward the seat, the bound partners passing rule 3's floors as its feeders, each with at least
+   ``hub_min_spoke_exchanges`` one-sided exchanges its way (two or more such partners), are one ``hub_and_spoke``
+   flag, its chance the pooled test's, and any significant feed into the same seat joins it as a spoke
+   (:func:`hubs`).  Its null is the pair test's, and honest play breaks it where one seat is everyone's seller:
+   buyers that pay a scarce good's holder more than one whole dear item for it, again and again, pool into a feed
+   that no pair alone would show.  So with ``hub_pool_trades`` false only gifts are pooled
+   (:func:`pooled_exchanges`: exchanges with goods one way and nothing back, read from their legs, never from
+   which way they went), and bound partners and named spokes are read over gifts too: a buyer pays its seller
+   through trades, and a trade, however one-sided, stays with its pair's own test.
 
 Exempt nodes (scripted seats such as Daishi probes, which ask for gifts by design) are
 never beneficiaries or feeders.
