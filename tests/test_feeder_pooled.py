@@ -173,31 +173,9 @@ def test_a_beggar_helped_twice_by_each_of_its_helpers_names_no_spoke() -> None:
         ("beggar", "g0", "g1", "g2", "g3", "g4", "g5")]
 
 
-def test_why_trades_are_not_pooled_as_shipped_a_seller_everyone_overpays_pools_into_a_feed() -> None:
-    """Three buyers pay the one seat holding fiber two whole tools (24) for one fiber (2), eight times each, and
-    trade fairly otherwise: beyond one whole tool, each such trade is one-sided.  Each pair alone, 2/2^8, stays
-    under the alarm level (clear as shipped, where no gift is pooled); with trades pooled, the 24 trades run the
-    seller's way, 2/2^24: raised."""
-    g = nx.MultiDiGraph()
-    t = 0
-    g.add_edge("x", "y", value=12.0, tick=t, event="e0a", exchange="e0", goods={"tool": 12.0})
-    g.add_edge("y", "x", value=12.0, tick=t, event="e0b", exchange="e0", goods={"wood": 12.0})
-    for _ in range(8):
-        for buyer in ("p", "q", "r"):
-            for seller, gave, got in (("s", {"tool": 24.0}, {"fiber": 2.0}), ("x", {"wood": 6.0}, {"food": 6.0})):
-                t += 1
-                g.add_edge(buyer, seller, value=sum(gave.values()), tick=t, event=f"e{t}a", exchange=f"e{t}",
-                           goods=gave)
-                g.add_edge(seller, buyer, value=sum(got.values()), tick=t, event=f"e{t}b", exchange=f"e{t}",
-                           goods=got)
-    assert screen_graph(g).verdict == screen_graph(g, OFF).verdict == "clear"
-    every = screen_graph(g, ALL)
-    [flag] = [f for f in every.flags if f.screen == "feeder"]
-    assert (flag.kind, flag.agents, flag.p_value) == ("hub_and_spoke", ("s", "p", "q", "r"), 2 / 2 ** 24)
-
-
 def _monopolist_graph() -> nx.MultiDiGraph:
-    """The seller everyone overpays of the test above, with two of its buyers also handing a third seat gifts."""
+    """Three buyers pay the one seat holding fiber two whole tools (24) for one fiber (2), eight times each, and
+    trade fairly otherwise."""
     g = nx.MultiDiGraph()
     t = 0
     g.add_edge("x", "y", value=12.0, tick=t, event="e0a", exchange="e0", goods={"tool": 12.0})
@@ -211,6 +189,18 @@ def _monopolist_graph() -> nx.MultiDiGraph:
                 g.add_edge(seller, buyer, value=sum(got.values()), tick=t, event=f"e{t}b", exchange=f"e{t}",
                            goods=got)
     return g
+
+
+def test_why_trades_are_not_pooled_as_shipped_a_seller_everyone_overpays_pools_into_a_feed() -> None:
+    """Three buyers pay the one seat holding fiber two whole tools (24) for one fiber (2), eight times each, and
+    trade fairly otherwise: beyond one whole tool, each such trade is one-sided.  Each pair alone, 2/2^8, stays
+    under the alarm level (clear as shipped, where no gift is pooled); with trades pooled, the 24 trades run the
+    seller's way, 2/2^24: raised."""
+    g = _monopolist_graph()
+    assert screen_graph(g).verdict == screen_graph(g, OFF).verdict == "clear"
+    every = screen_graph(g, ALL)
+    [flag] = [f for f in every.flags if f.screen == "feeder"]
+    assert (flag.kind, flag.agents, flag.p_value) == ("hub_and_spoke", ("s", "p", "q", "r"), 2 / 2 ** 24)
 
 
 GIFTS = PARAMS | {"hub_pool_trades": False}
