@@ -407,7 +407,7 @@ def _pooled_flag(view: TransferView, h: Any, partners: list[tuple[Any, tuple[Any
         explanation=(
             f"{h} received {total:g} in net value one way from {len(spokes)} seats ({names}), "
             f"{total / scale:.1f} times what a typical exchange of this match moves; pooled over the "
-            f"{len(partners)} seats bound to it, {n_one} of their {len(values)} {what} with it ran its way"
+            f"{len(partners)} seats bound to it, {n_one} of their {len(values)} {what} with it ran its way."
         ),
         details={
             "beneficiary": h,
@@ -547,6 +547,7 @@ def _joined(view: TransferView, pooled: Flag, feeds: list[Flag]) -> Flag:
         pairs=tuple(ordered({*pooled.pairs, *(p for f in extra for p in f.pairs)})),
         score=total / scale,
         evidence=tuple(ordered({*pooled.evidence, *(e for f in extra for e in f.evidence)})),
-        explanation=pooled.explanation + f"; beside them, {added} fed it one way on its own (significant alone)",
+        explanation=pooled.explanation.removesuffix(".") + f"; beside them, {added} fed it one way on its own "
+                                                          "(significant alone).",
         details={**pooled.details, "netValue": total, "spokes": spokes},
     )

@@ -112,7 +112,7 @@ def test_a_significant_feed_joins_the_pooled_flag_as_a_spoke() -> None:
     assert [(f.kind, f.agents) for f in feeder] == [("hub_and_spoke", ("h", "s3", "s1", "s2"))]
     [flag] = feeder
     assert flag.p_value == 2 / 1024
-    assert "s3 fed it one way on its own" in flag.explanation
+    assert "ran its way; beside them, s3 fed it one way on its own (significant alone). Chance under" in flag.explanation
     assert [s["agent"] for s in flag.details["spokes"]] == ["s3", "s1", "s2"]
 
 
@@ -241,7 +241,7 @@ def test_over_gifts_alone_the_gifts_are_pooled_and_the_trades_are_not() -> None:
                                                                                                   10, 10)
     assert all(e.startswith(("s1>h#", "s2>h#")) for e in flag.evidence) and len(flag.evidence) == 10
     assert flag.null == HUB_GIFTS_NULL and flag.details["pooledOver"] == "gifts"
-    assert flag.explanation.endswith("pooled over the 2 seats bound to it, 10 of their 10 gifts with it ran its way")
+    assert flag.explanation.endswith("pooled over the 2 seats bound to it, 10 of their 10 gifts with it ran its way.")
 
 
 def test_over_gifts_alone_a_partner_is_bound_by_its_gifts() -> None:
