@@ -252,6 +252,8 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         rows = one_sided_exchanges(view, min_dir, whole)[(a, b)]
         evidence = {e for x, v in rows if v * sign > 0 for e in x.events}
         back = sum(1 for _x, v in rows if v * sign < 0)
+        traded = sum(1 for x, v in rows if v * sign > 0 and x.two_sided)
+        reading = _honest_reading(giver, taker, count - back, traded, whole)
         flag = Flag(
             screen="feeder",
             kind="one_way_feed",
@@ -267,7 +269,8 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
                 "other way"
             ),
             details={"beneficiary": taker, "spoke": giver, "netValue": net, "oneWayExchanges": count - back,
-                     "oneWayBack": back, "typicalExchangeValue": scale, "giverShare": share},
+                     "oneWayTrades": traded, "oneWayBack": back, "typicalExchangeValue": scale, "giverShare": share,
+                     **({"honestReading": reading} if reading else {})},
             p_value=p,
             null=FEED_NULL,
         )
@@ -279,6 +282,24 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         found += pooled
         tests += hub_tests
     return found, tests
+
+
+def _honest_reading(giver: Any, taker: Any, one_way: int, traded: int, whole_items: bool) -> str:
+    """What honest play would look the same as a feed whose one-sided exchanges the giver's way were all trades
+    (none a gift): a seller of a good the giver lacked, asking more than one whole item of it every time (with
+    ``whole_items``; else more than it was worth).  Empty where any of them was a gift.  It changes no verdict:
+    the feed is raised for review, and this says what to rule out.
+
+    >>> _honest_reading("b", "s", 8, 8, True)[:60]
+    'Each of the 8 was a trade in which b paid s more than one wh'
+    >>> _honest_reading("b", "s", 8, 7, True)
+    ''
+    """
+    if not one_way or traded < one_way:
+        return ""
+    paid = "more than one whole item beyond what it got" if whole_items else "more than what it got was worth"
+    return (f"Each of the {one_way} was a trade in which {giver} paid {taker} {paid}: a seat selling a good {giver} "
+            "lacked and could get nowhere else, asking that much every time, would look the same.")
 
 
 HUB_NULL = ("each one-sided exchange between the beneficiary and the seats bound to it (each doing at least "
@@ -379,7 +400,8 @@ def _named_spokes(view: TransferView, partners: list[tuple[Any, tuple[Any, Any]]
         way = sum(1 for _x, v in rows if v * sign > 0)
         if net < floor or share < min_share or way < min_spoke_exchanges:
             continue
-        spokes.append({"agent": g, "netValue": net, "giverShare": share, "oneWayExchanges": way,
+        traded = sum(1 for x, v in rows if v * sign > 0 and x.two_sided)
+        spokes.append({"agent": g, "netValue": net, "giverShare": share, "oneWayExchanges": way, "oneWayTrades": traded,
                        "oneWayBack": sum(1 for _x, v in rows if v * sign < 0), "pValue": pair_tests[pair][0],
                        "evidence": {e for x, v in rows if v * sign > 0 for e in x.events}})
     return sorted(spokes, key=lambda s: (-s["netValue"], repr(s["agent"])))
@@ -445,8 +467,9 @@ def hubs(view: TransferView, flags: list[Flag], pooled: list[Flag] | None = None
             out.append(_joined(view, pooled_of[hub], spokes))
         elif len(spokes) == 1:
             [f] = spokes
+            reading = f.details.get("honestReading")
             out.append(replace(f, level="review", explanation=f.explanation + "; a single feeder, not a "
-                               "hub-and-spoke."))
+                               "hub-and-spoke." + (f" {reading}" if reading else "")))
     return out
 
 
@@ -520,7 +543,8 @@ def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag]) -> Flag:
 def _spoke(f: Flag) -> dict[str, Any]:
     """A significant feed, as a hub flag's spoke."""
     return {"agent": f.details["spoke"], "netValue": f.details["netValue"], "giverShare": f.details["giverShare"],
-            "oneWayExchanges": f.details["oneWayExchanges"], "oneWayBack": f.details["oneWayBack"],
+            "oneWayExchanges": f.details["oneWayExchanges"], "oneWayTrades": f.details["oneWayTrades"],
+            "oneWayBack": f.details["oneWayBack"],
             "pValue": f.p_value, "pAdjusted": f.p_adjusted}
 
 

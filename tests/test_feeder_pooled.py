@@ -255,3 +255,31 @@ def test_over_gifts_alone_a_partner_is_bound_by_its_gifts() -> None:
     _trades(G, "s1", "a", 4)
     bound = bound_partners(TransferView(G), 0.6, 0.5, trades=False)
     assert [g for g, _key in bound["h"]] == ["s1", "s3"]
+
+
+def test_a_one_way_feed_made_of_trades_alone_says_what_honest_seller_would_look_the_same() -> None:
+    """One buyer pays the fiber's holder two whole tools for one fiber twelve times (2/4096): a one-way feed for
+    review, every one of its one-sided exchanges a trade, so the flag names the honest reading beside it; the
+    same value handed over as gifts names none."""
+    g = nx.MultiDiGraph()
+    g.add_edge("x", "y", value=12.0, tick=0, event="e0a", exchange="e0", goods={"tool": 12.0})
+    g.add_edge("y", "x", value=12.0, tick=0, event="e0b", exchange="e0", goods={"wood": 12.0})
+    for t in range(1, 13):
+        g.add_edge("p", "s", value=24.0, tick=t, event=f"e{t}a", exchange=f"e{t}", goods={"tool": 24.0})
+        g.add_edge("s", "p", value=2.0, tick=t, event=f"e{t}b", exchange=f"e{t}", goods={"fiber": 2.0})
+    for i, x in enumerate("abcdef"):
+        _trades(g, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
+    [flag] = [f for f in screen_graph(g).flags if f.screen == "feeder"]
+    assert (flag.kind, flag.level, flag.agents, flag.p_value) == ("one_way_feed", "review", ("s", "p"), 2 / 4096)
+    assert (flag.details["oneWayExchanges"], flag.details["oneWayTrades"]) == (12, 12)
+    reading = ("Each of the 12 was a trade in which p paid s more than one whole item beyond what it got: a seat "
+               "selling a good p lacked and could get nowhere else, asking that much every time, would look the same.")
+    assert flag.details["honestReading"] == reading
+    assert f"; a single feeder, not a hub-and-spoke. {reading} Chance under honest play" in flag.explanation
+    G = nx.MultiDiGraph()
+    _gifts(G, "p", "s", 12)
+    for i, x in enumerate("abcdef"):
+        _trades(G, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
+    [gifted] = [f for f in screen_graph(G).flags if f.screen == "feeder"]
+    assert gifted.details["oneWayTrades"] == 0 and "honestReading" not in gifted.details
+    assert "would look the same" not in gifted.explanation
