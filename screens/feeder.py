@@ -249,10 +249,7 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         if share < min_share:
             continue
         sign = 1.0 if giver == a else -1.0  # the one-sided exchanges the test read, the giver's way and back
-        rows = one_sided_exchanges(view, min_dir, whole)[(a, b)]
-        evidence = {e for x, v in rows if v * sign > 0 for e in x.events}
-        back = sum(1 for _x, v in rows if v * sign < 0)
-        traded = sum(1 for x, v in rows if v * sign > 0 and x.two_sided)
+        _way, traded, back, evidence = _one_way(one_sided_exchanges(view, min_dir, whole)[(a, b)], sign)
         reading = _honest_reading(giver, taker, count - back, traded, whole)
         flag = Flag(
             screen="feeder",
@@ -278,10 +275,19 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
     if params.get("hub_pool", False):
         pooled, hub_tests = pooled_hubs(view, min_dir, floor, min_share, float(params.get("hub_bound_share", 0.5)),
                                         int(params.get("hub_min_spoke_exchanges", 3)), whole,
-                                        bool(params.get("hub_pool_trades", True)))
+                                        bool(params.get("hub_pool_trades", False)))
         found += pooled
         tests += hub_tests
     return found, tests
+
+
+def _one_way(rows: list[tuple[Exchange, float]], sign: float) -> tuple[int, int, int, set[Any]]:
+    """A pair's one-sided exchanges (``rows``, signed positive where its first seat gave) read from the giver's side
+    (``sign`` 1 for the first seat, -1 for the second): ``(exchanges its way, of them trades, exchanges the other way,
+    the events of those its way)``."""
+    way = [x for x, v in rows if v * sign > 0]
+    return (len(way), sum(1 for x in way if x.two_sided), sum(1 for _x, v in rows if v * sign < 0),
+            {e for x in way for e in x.events})
 
 
 def _honest_reading(giver: Any, taker: Any, one_way: int, traded: int, whole_items: bool) -> str:
@@ -314,7 +320,7 @@ HUB_GIFTS_NULL = ("each gift between the beneficiary and the seats bound to it (
 
 
 def pooled_exchanges(view: TransferView, min_dir: float, whole_items: bool = False,
-                     trades: bool = True) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
+                     trades: bool = False) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
     """The one-sided exchanges rule 5 pools (:func:`one_sided_exchanges`): all of them with ``trades``, else the
     gifts alone (exchanges with goods one way only); pairs left with none are left out.  Whether an exchange is a
     gift is read from its legs, never from which way it went."""
@@ -336,7 +342,7 @@ def pooled_exchanges(view: TransferView, min_dir: float, whole_items: bool = Fal
 
 
 def bound_partners(view: TransferView, min_dir: float, bound_share: float,
-                   whole_items: bool = False, trades: bool = True) -> dict[Any, list[tuple[Any, tuple[Any, Any]]]]:
+                   whole_items: bool = False, trades: bool = False) -> dict[Any, list[tuple[Any, tuple[Any, Any]]]]:
     """Rule 5's partners: per seat ``h``, the seats ``g`` whose pooled one-sided exchanges with ``h``
     (:func:`pooled_exchanges`: every one, or with ``trades`` false the gifts alone), their sizes summed whichever
     way each went, are at least ``bound_share`` of the sizes of all ``g``'s such exchanges with anyone, each with
@@ -359,7 +365,7 @@ def bound_partners(view: TransferView, min_dir: float, bound_share: float,
 
 def pooled_hubs(view: TransferView, min_dir: float, floor: float, min_share: float, bound_share: float,
                 min_spoke_exchanges: int = 3, whole_items: bool = False,
-                trades: bool = True) -> tuple[list[Candidate], list[Test]]:
+                trades: bool = False) -> tuple[list[Candidate], list[Test]]:
     """Rule 5: per seat with two or more bound partners (:func:`bound_partners`), the one-sided exchanges between
     it and them pooled (every one, or with ``trades`` false the gifts alone: :func:`pooled_exchanges`), each signed
     toward the seat, tested with the exact sign-flip test (one test per seat, in the feeder's family); a
@@ -385,7 +391,7 @@ def pooled_hubs(view: TransferView, min_dir: float, floor: float, min_share: flo
 
 def _named_spokes(view: TransferView, partners: list[tuple[Any, tuple[Any, Any]]], min_dir: float, floor: float,
                   min_share: float, min_spoke_exchanges: int, whole_items: bool,
-                  trades: bool = True) -> list[dict[str, Any]]:
+                  trades: bool) -> list[dict[str, Any]]:
     """The bound partners a significant pooled test names: those passing rule 3's floors as feeders of the seat
     and with at least ``min_spoke_exchanges`` pooled one-sided exchanges its way; each with its figures and the
     events of those exchanges (``evidence``), by net value, largest first."""
@@ -396,20 +402,17 @@ def _named_spokes(view: TransferView, partners: list[tuple[Any, tuple[Any, Any]]
         net = view.pair(*pair).net_from(g)
         share = giver_share(view, g, net)
         sign = 1.0 if pair[0] == g else -1.0
-        rows = rows_of[pair]
-        way = sum(1 for _x, v in rows if v * sign > 0)
+        way, traded, back, evidence = _one_way(rows_of[pair], sign)
         if net < floor or share < min_share or way < min_spoke_exchanges:
             continue
-        traded = sum(1 for x, v in rows if v * sign > 0 and x.two_sided)
         spokes.append({"agent": g, "netValue": net, "giverShare": share, "oneWayExchanges": way, "oneWayTrades": traded,
-                       "oneWayBack": sum(1 for _x, v in rows if v * sign < 0), "pValue": pair_tests[pair][0],
-                       "evidence": {e for x, v in rows if v * sign > 0 for e in x.events}})
+                       "oneWayBack": back, "pValue": pair_tests[pair][0], "evidence": evidence})
     return sorted(spokes, key=lambda s: (-s["netValue"], repr(s["agent"])))
 
 
 def _pooled_flag(view: TransferView, h: Any, partners: list[tuple[Any, tuple[Any, Any]]],
                  spokes: list[dict[str, Any]], values: list[float], floor: float, p: float,
-                 trades: bool = True) -> Flag:
+                 trades: bool) -> Flag:
     """Rule 5's flag for seat ``h`` (its level set by the match-level step); ``trades``: whether every one-sided
     exchange was pooled, or the gifts alone (its words and null say which)."""
     total = sum(s["netValue"] for s in spokes)

@@ -204,14 +204,16 @@ def test_why_trades_are_not_pooled_as_shipped_a_seller_everyone_overpays_pools_i
 
 
 GIFTS = PARAMS | {"hub_pool_trades": False}
-"""Rule 5 over gifts alone."""
+"""Rule 5 over gifts alone (as shipped, and what a parameter set without ``hub_pool_trades`` means)."""
+EVERY = PARAMS | {"hub_pool_trades": True}
+"""Rule 5 over every one-sided exchange."""
 
 
 def test_over_gifts_alone_a_seller_everyone_overpays_is_no_hub() -> None:
     """The same 24 one-sided trades: pooled with every exchange, 2/2^24 at the seller; over gifts alone nothing
     is pooled (no seat made a gift), so no pooled test is made at all."""
     view = TransferView(_monopolist_graph())
-    _, every = feeds(view, PARAMS)
+    _, every = feeds(view, EVERY)
     assert {t.key: t.p_value for t in every}[("feeder.hub", "s")] == 2 / 2 ** 24
     assert bound_partners(view, 0.6, 0.5, whole_items=True, trades=False) == {}
     found, gifts = feeds(TransferView(_monopolist_graph()), GIFTS)
@@ -232,10 +234,11 @@ def test_over_gifts_alone_the_gifts_are_pooled_and_the_trades_are_not() -> None:
             G.add_edge("h", s, value=2.0, tick=t, event=f"t{t}b", exchange=f"t{t}", goods={"wood": 2.0})
     G.add_edge("x", "y", value=12.0, tick=0, event="f0a", exchange="f0", goods={"tool": 12.0})  # a tool is 12
     G.add_edge("y", "x", value=12.0, tick=0, event="f0b", exchange="f0", goods={"wood": 12.0})
-    _, every = feeds(TransferView(G), PARAMS)
+    _, every = feeds(TransferView(G), EVERY)
     assert {t.key: t.p_value for t in every}[("feeder.hub", "h")] == 2 / 2 ** 18
     found, gifts = feeds(TransferView(G), GIFTS)
     assert {t.key: t.p_value for t in gifts}[("feeder.hub", "h")] == 2 / 1024
+    assert {t.key: t.p_value for t in feeds(TransferView(G), PARAMS)[1]}[("feeder.hub", "h")] == 2 / 1024
     [flag] = [c.flag for c in found if c.flag.details.get("pooled")]
     assert (flag.agents, flag.details["oneWayExchanges"], flag.details["oneSidedExchanges"]) == (("h", "s1", "s2"),
                                                                                                   10, 10)
