@@ -488,8 +488,7 @@ def _widened(view: TransferView, hub: Flag, pooled: Flag | None) -> Flag:
     spokes = sorted([*hub.details["spokes"], *extra], key=lambda s: (-s["netValue"], repr(s["agent"])))
     total = sum(s["netValue"] for s in spokes)
     extra_pairs = [pair_key(hub.agents[0], s["agent"]) for s in extra]
-    extra_events = {e for e in pooled.evidence if any(e in x.events for p in extra_pairs
-                                                      for x in view.pair(*p).exchanges)}
+    extra_events = set(pooled.evidence) & {e for p in extra_pairs for x in view.pair(*p).exchanges for e in x.events}
     names = ", ".join(str(s["agent"]) for s in extra)
     return replace(
         hub,
