@@ -97,15 +97,16 @@ def _contact_split(view: TransferView, member: Any, bloc: frozenset[Any]) -> tup
 def _beside(view: TransferView) -> dict[Any, list[tuple[Any, float]]]:
     """Node -> ``(other node, ticks together)`` for each pair it stood in, in the contact
     data's order (read once per view, not once per member of every bloc)."""
-    found: dict[Any, list[tuple[Any, float]]] | None = view.memo.get("cartel.beside")
-    if found is None:
-        assert view.contact is not None
-        found = {}
-        for (x, y), ticks in view.contact.items():
-            found.setdefault(x, []).append((y, ticks))
-            if y != x:
-                found.setdefault(y, []).append((x, ticks))
-        view.memo["cartel.beside"] = found
+    return view.once("cartel.beside", lambda: _beside_of(view))
+
+
+def _beside_of(view: TransferView) -> dict[Any, list[tuple[Any, float]]]:
+    assert view.contact is not None
+    found: dict[Any, list[tuple[Any, float]]] = {}
+    for (x, y), ticks in view.contact.items():
+        found.setdefault(x, []).append((y, ticks))
+        if y != x:
+            found.setdefault(y, []).append((x, ticks))
     return found
 
 

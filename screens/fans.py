@@ -243,11 +243,12 @@ def arrays_of(view: TransferView, params: Mapping[str, Any] | None = None) -> Tr
     found: TransferArrays = view.memo[("transfer_arrays",)]  # made as the view read the graph (or its flows)
     if params is None or not params.get("net_trades"):
         return found
-    net = view.memo.get(("transfer_arrays", "net"))
-    if net is None:
-        keys, unvalued = view.memo[("transfer_legs",)]  # made with the arrays: each row's exchange
-        net = view.memo[("transfer_arrays", "net")] = net_trades(found, keys, unvalued, view.fair_ratio)
-    return net
+    return view.once(("transfer_arrays", "net"), lambda: _net_arrays(view, found))
+
+
+def _net_arrays(view: TransferView, found: TransferArrays) -> TransferArrays:
+    keys, unvalued = view.memo[("transfer_legs",)]  # made with the arrays: each row's exchange
+    return net_trades(found, keys, unvalued, view.fair_ratio)
 
 
 @dataclass(frozen=True)
@@ -1012,11 +1013,11 @@ def fan_boxes_of(view: TransferView, params: Mapping[str, Any]) -> dict[str, tup
     the gather-scatter screens share them)."""
     fan_params = {k: params[k] for k in DEFAULTS}
     key = ("fan_boxes", tuple(sorted(fan_params.items())), bool(params.get("net_trades")))
-    found = view.memo.get(key)
-    if found is None:
-        arrays = arrays_of(view, params)
-        found = view.memo[key] = {d: fan_boxes(arrays, d, fan_params) for d in ("in", "out")}
-    return found
+    return view.once(key, lambda: _both_directions(arrays_of(view, params), fan_params))
+
+
+def _both_directions(arrays: TransferArrays, fan_params: Mapping[str, Any]) -> dict[str, tuple[list[FanBox], int]]:
+    return {d: fan_boxes(arrays, d, fan_params) for d in ("in", "out")}
 
 
 @dataclass(frozen=True)

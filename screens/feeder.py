@@ -137,12 +137,12 @@ def one_sided_exchanges(view: TransferView, min_dir: float,
     >>> [v for _x, v in one_sided_exchanges(TransferView(G), 0.6, whole_items=True)[("h", "s")]]
     [-22.0]
     """
-    memo_key = ("feeder.one_sided", min_dir, whole_items)
-    found = view.memo.get(memo_key)
-    if found is not None:
-        rows: dict[tuple[Any, Any], list[tuple[Exchange, float]]] = found
-        return rows
-    rows = {}
+    return view.once(("feeder.one_sided", min_dir, whole_items), lambda: _one_sided_rows(view, min_dir, whole_items))
+
+
+def _one_sided_rows(view: TransferView, min_dir: float,
+                    whole_items: bool) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
+    rows: dict[tuple[Any, Any], list[tuple[Exchange, float]]] = {}
     exempt = view.exempt
     units = item_units(view) if whole_items else {}
     for (a, b), pair in view.pairs.items():
@@ -162,7 +162,6 @@ def one_sided_exchanges(view: TransferView, min_dir: float,
                 mine.append((x, ga - gb))
         if mine:
             rows[(a, b)] = mine
-    view.memo[memo_key] = rows
     return rows
 
 
@@ -181,16 +180,14 @@ def _one_sided(view: TransferView, min_dir: float,
 def given(view: TransferView) -> dict[Any, float]:
     """Every node's voluntary value handed to anyone: its side of every pair's exchanges (valued legs only).
     Read once per view."""
-    memo_key = ("feeder.given",)
-    found = view.memo.get(memo_key)
-    if found is not None:
-        totals: dict[Any, float] = found
-        return totals
-    totals = {}
+    return view.once(("feeder.given",), lambda: _given(view))
+
+
+def _given(view: TransferView) -> dict[Any, float]:
+    totals: dict[Any, float] = {}
     for (a, b), pair in view.pairs.items():
         for side in (a, b):
             totals[side] = totals.get(side, 0.0) + pair.gave.get(side, 0.0)
-    view.memo[memo_key] = totals
     return totals
 
 
@@ -211,17 +208,16 @@ def feed_test(view: TransferView, min_dir: float,
     """Per screened pair ``(a, b)`` with one-sided exchanges: ``(p, smallest attainable p, signed
     sum (positive: a gave b), one-sided exchanges)`` (rule 2; ``whole_items``: rule 1's reading of trades,
     :func:`one_sided_exchanges`).  Read once per view."""
-    memo_key = ("feeder.test", min_dir, whole_items)
-    found = view.memo.get(memo_key)
-    if found is not None:
-        tested: dict[tuple[Any, Any], tuple[float, float, float, int]] = found
-        return tested
-    tested = {}
+    return view.once(("feeder.test", min_dir, whole_items), lambda: _feed_tests(view, min_dir, whole_items))
+
+
+def _feed_tests(view: TransferView, min_dir: float,
+                whole_items: bool) -> dict[tuple[Any, Any], tuple[float, float, float, int]]:
+    tested: dict[tuple[Any, Any], tuple[float, float, float, int]] = {}
     for key, rows in one_sided_exchanges(view, min_dir, whole_items).items():
         values = [v for _x, v in rows]
         p, smallest = sign_flip_p(values)
         tested[key] = (p, smallest, sum(values), len(values))
-    view.memo[memo_key] = tested
     return tested
 
 
@@ -327,17 +323,16 @@ def pooled_exchanges(view: TransferView, min_dir: float, whole_items: bool = Fal
     rows_of = one_sided_exchanges(view, min_dir, whole_items)
     if trades:
         return rows_of
-    memo_key = ("feeder.pooled_gifts", min_dir, whole_items)
-    found = view.memo.get(memo_key)
-    if found is not None:
-        gifts: dict[tuple[Any, Any], list[tuple[Exchange, float]]] = found
-        return gifts
-    gifts = {}
+    return view.once(("feeder.pooled_gifts", min_dir, whole_items), lambda: _gifts_of(rows_of))
+
+
+def _gifts_of(rows_of: Mapping[tuple[Any, Any], list[tuple[Exchange, float]]]
+              ) -> dict[tuple[Any, Any], list[tuple[Exchange, float]]]:
+    gifts: dict[tuple[Any, Any], list[tuple[Exchange, float]]] = {}
     for key, rows in rows_of.items():
         mine = [(x, v) for x, v in rows if not x.two_sided]
         if mine:
             gifts[key] = mine
-    view.memo[memo_key] = gifts
     return gifts
 
 

@@ -54,17 +54,19 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from statistics import median
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import networkx as nx
 
 from .errors import ScreenInputError
 from .flags import ordered
 from .transfer_arrays import arrays_from, fair_exchange
+
+_T = TypeVar("_T")
 
 __all__ = [
     "FORCED_KINDS",
@@ -546,6 +548,22 @@ class TransferView:
         """The price band of a fair exchange the view was read with (the larger side at most this times the
         smaller)."""
         return self._fair_ratio
+
+    def once(self, key: Hashable, compute: Callable[[], _T]) -> _T:
+        """``compute()``, worked out once per view and ``key`` and kept in :attr:`memo`: what a screen derives
+        from the view and shares with the others (the key names the screen, the concept and its parameters).
+
+        >>> view = TransferView(nx.MultiDiGraph())
+        >>> calls = []
+        >>> [view.once(("demo", 2), lambda: calls.append(1) or len(calls)) for _ in range(3)], calls
+        ([1, 1, 1], [1])
+        """
+        memo = self.memo
+        if key in memo:
+            return cast(_T, memo[key])
+        value: _T = compute()
+        memo[key] = value
+        return value
 
     def pair(self, x: Any, y: Any) -> PairFlow:
         """The flows between ``x`` and ``y`` (empty if nothing passed)."""

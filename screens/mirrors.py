@@ -202,10 +202,10 @@ def mirrorable_value(view: TransferView, pair: PairFlow) -> float:
     """Value of the pair's trades that some other trade of the pair could mirror (one whose
     sides gave the same goods the other way round; a gift mirrors nothing): a bound on what its
     round trips can carry (each trip is a trade and its mirror, each used once)."""
-    memo_key = ("ring.mirrorable", pair.a, pair.b)
-    found: float | None = view.memo.get(memo_key)
-    if found is not None:
-        return found
+    return view.once(("ring.mirrorable", pair.a, pair.b), lambda: _mirrorable(pair))
+
+
+def _mirrorable(pair: PairFlow) -> float:
     a, b = pair.a, pair.b
     signatures: list[tuple[Any, Any]] = []
     trades = [x for x in pair.exchanges if not x.unvalued and x.goods.get(a) and x.goods.get(b)]
@@ -216,14 +216,9 @@ def mirrorable_value(view: TransferView, pair: PairFlow) -> float:
     for (sig_a, sig_b), x in zip(signatures, trades):
         if (sig_b, sig_a) in seen:
             total += x.gave.get(a, 0.0) + x.gave.get(b, 0.0)
-    view.memo[memo_key] = total
     return total
 
 
 def pair_trips(view: TransferView, pair: PairFlow, ratio: float) -> list[tuple[Exchange, Exchange]]:
     """The pair's round trips (:func:`mirrored_trips`, earliest mirror), computed once per view."""
-    memo_key = ("ring.trips", pair.a, pair.b, ratio)
-    found: list[tuple[Exchange, Exchange]] | None = view.memo.get(memo_key)
-    if found is None:
-        found = view.memo[memo_key] = mirrored_trips(pair.exchanges, ratio)
-    return found
+    return view.once(("ring.trips", pair.a, pair.b, ratio), lambda: mirrored_trips(pair.exchanges, ratio))

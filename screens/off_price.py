@@ -144,19 +144,16 @@ def whole_unit(amounts: Iterable[float]) -> float:
 def item_units(view: TransferView) -> dict[Any, float]:
     """Good -> the value of one item of it in this match (:func:`whole_unit` over every leg
     of a voluntary exchange that carried it)."""
-    memo_key = "off_price.units"
-    found = view.memo.get(memo_key)
-    if found is not None:
-        cached: dict[Any, float] = found
-        return cached
+    return view.once("off_price.units", lambda: _item_units(view))
+
+
+def _item_units(view: TransferView) -> dict[Any, float]:
     amounts: dict[Any, list[float]] = {}
     for x in view.exchanges:
         for goods in x.goods.values():
             for good, worth in goods.items():
                 amounts.setdefault(good, []).append(worth)
-    out = {good: whole_unit(found_amounts) for good, found_amounts in amounts.items()}
-    view.memo[memo_key] = out
-    return out
+    return {good: whole_unit(found_amounts) for good, found_amounts in amounts.items()}
 
 
 def excess(gave: float, got: float, goods: Mapping[Any, float], units: Mapping[Any, float]) -> float:
@@ -189,11 +186,10 @@ class Trade(NamedTuple):
 
 def _trades_of(view: TransferView, ratio_min: float) -> dict[Any, list[Trade]]:
     """Node -> its trades in time order."""
-    memo_key = ("off_price.trades", ratio_min)
-    found = view.memo.get(memo_key)
-    if found is not None:
-        cached: dict[Any, list[Trade]] = found
-        return cached
+    return view.once(("off_price.trades", ratio_min), lambda: _trades_read(view, ratio_min))
+
+
+def _trades_read(view: TransferView, ratio_min: float) -> dict[Any, list[Trade]]:
     units = item_units(view)
     out: dict[Any, list[Trade]] = {}
     exempt = view.exempt
@@ -206,7 +202,6 @@ def _trades_of(view: TransferView, ratio_min: float) -> dict[Any, list[Trade]]:
         over = excess(ga, gb, x.goods.get(a, {}), units) - excess(gb, ga, x.goods.get(b, {}), units)
         out.setdefault(a, []).append(Trade(x.tick, b, off and ga > gb, ga - gb, over, x))
         out.setdefault(b, []).append(Trade(x.tick, a, off and gb > ga, gb - ga, -over, x))
-    view.memo[memo_key] = out
     return out
 
 

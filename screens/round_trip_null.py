@@ -84,10 +84,10 @@ def round_trip_counts(view: TransferView, pair: PairFlow, ratio: float) -> tuple
     """``(round trips of one parcel, exchanges of known value)`` of the pair: the most of its mirror
     round trips that washed one parcel (:func:`one_parcel`); no search for mirrors where fewer than
     two exchanges could mirror one another."""
-    memo_key = ("ring.in_trips", pair.a, pair.b, ratio)
-    found: tuple[int, int] | None = view.memo.get(memo_key)
-    if found is not None:
-        return found
+    return view.once(("ring.in_trips", pair.a, pair.b, ratio), lambda: _round_trip_counts(view, pair, ratio))
+
+
+def _round_trip_counts(view: TransferView, pair: PairFlow, ratio: float) -> tuple[int, int]:
     a, b = pair.a, pair.b
     empty: dict[Any, float] = {}
     signatures = [(_signature(x.goods.get(a) or empty), _signature(x.goods.get(b) or empty))
@@ -95,9 +95,7 @@ def round_trip_counts(view: TransferView, pair: PairFlow, ratio: float) -> tuple
     seen = set(signatures)
     mirrorable = sum(1 for sa, sb in signatures if (sb, sa) in seen and (sa or sb))
     trips = one_parcel(pair_trips(view, pair, ratio)) if mirrorable >= 2 else 0
-    found = (trips, len(signatures))
-    view.memo[memo_key] = found
-    return found
+    return (trips, len(signatures))
 
 
 PairTest = tuple[float, float, int, int, float, float]
@@ -295,11 +293,10 @@ def return_tests(view: TransferView, ratio: float) -> dict[tuple[Any, Any], Pair
     trips possible, the null's rate, the null's strength)`` (module rule *wash pair*;
     :func:`pair_nulls`): the pair's round trips against a beta-binomial over half its
     exchanges (each round trip takes two)."""
-    memo_key = ("ring.return_tests", ratio)
-    cached = view.memo.get(memo_key)
-    if cached is not None:
-        tested: dict[tuple[Any, Any], PairTest] = cached
-        return tested
+    return view.once(("ring.return_tests", ratio), lambda: _return_tests(view, ratio))
+
+
+def _return_tests(view: TransferView, ratio: float) -> dict[tuple[Any, Any], PairTest]:
     exempt = view.exempt
     keys: list[tuple[Any, Any]] = []
     counts: list[tuple[int, int, int]] = []
@@ -314,10 +311,9 @@ def return_tests(view: TransferView, ratio: float) -> dict[tuple[Any, Any], Pair
     seats = np.array([[rank[a], rank[b]] for a, b in keys], dtype=np.int64).reshape(-1, 2)
     arr = np.array(counts, dtype=np.int64).reshape(-1, 3)
     rate, strength = pair_nulls(arr[:, 0], arr[:, 1], arr[:, 2], seats)
-    tested = {}
+    tested: dict[tuple[Any, Any], PairTest] = {}
     for i, key in enumerate(keys):
         k, m, _n = counts[i]
         pi, st = float(rate[i]), float(strength[i])
         tested[key] = (betabinom_sf(k, m, pi, st), betabinom_sf(m, m, pi, st), k, m, pi, st)
-    view.memo[memo_key] = tested
     return tested

@@ -84,7 +84,7 @@ import numpy as np
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
 from .mirrors import mirrorable_value, mirrored_trips
-from .round_trip_null import repeat_rates, return_tests, round_trip_counts, yardsticks
+from .round_trip_null import PairTest, repeat_rates, return_tests, round_trip_counts, yardsticks
 from .stats import betabinom_sf, product_p
 
 __all__ = ["RING_NULL", "TESTED_CYCLES", "round_trip_rings"]
@@ -515,6 +515,17 @@ def _ring_test(view: TransferView, inside: list[dict[str, Any]], completed: int,
     return min(1.0, 2 * min(given, p_whole))
 
 
+def _pair_arrays(view: TransferView, ratio: float, tested: Mapping[tuple[Any, Any], PairTest]
+                 ) -> tuple[list[tuple[Any, Any]], np.ndarray, dict[tuple[Any, Any], int], np.ndarray]:
+    """The tested pairs (each pair's round trips and trips possible, its exchanges of known value and their
+    logarithms), as every ring's yardsticks read them: read once per view and price band."""
+    keys = list(tested)
+    arr = np.array([[tested[k][2], tested[k][3]] for k in keys], dtype=np.int64).reshape(-1, 2)
+    valued = {k: round_trip_counts(view, view.pairs[k], ratio)[1] for k in keys}
+    logn = np.log(np.array([valued[k] for k in keys], dtype=float))
+    return keys, arr, valued, logn
+
+
 def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, Any]], members: Collection[Any],
                      least: int) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """Each ring pair's round-trip p-value and the smallest it could be, against the wash-pair
@@ -523,15 +534,7 @@ def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, An
     made at least ``least`` round trips (what put it in the ring search), ``P(T >= t) / P(T >=
     least)``; plain: ``P(T >= t)``.  ``(1, 1)`` for a pair without a test."""
     tested = return_tests(view, ratio)
-    memo_key = ("ring.pair_arrays", ratio)
-    cached = view.memo.get(memo_key)
-    if cached is None:
-        keys = list(tested)
-        arr = np.array([[tested[k][2], tested[k][3]] for k in keys], dtype=np.int64).reshape(-1, 2)
-        valued = {k: round_trip_counts(view, view.pairs[k], ratio)[1] for k in keys}
-        logn = np.log(np.array([valued[k] for k in keys], dtype=float))
-        cached = view.memo[memo_key] = (keys, arr, valued, logn)
-    keys, arr, valued, logn = cached
+    keys, arr, valued, logn = view.once(("ring.pair_arrays", ratio), lambda: _pair_arrays(view, ratio, tested))
     inside = set(members)
     keep = np.array([not (a in inside or b in inside) for a, b in keys], dtype=bool)
     mine = [view.key(a, b) for a, b in pairs]
