@@ -8,6 +8,8 @@ import gzip
 import os
 from pathlib import Path
 
+import dask.config
+import distributed  # noqa: F401 (its configuration's defaults loaded before a test sets one of them: see below)
 import orjson
 import pyarrow.parquet as pq
 import pytest
@@ -106,8 +108,12 @@ def test_an_unreachable_cluster_is_a_usage_error(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     path = write_match(tmp_path / "in", [ev(1, 0, "agent_spawned", "a_1", region="r_0_0")], archive(["a_1"]))
-    result = CliRunner().invoke(main, ["season", "screen", str(path), "--out", str(tmp_path / "out"),
-                                       "--cluster", f"tcp://127.0.0.1:{port}"], env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    # Dask reads its environment once, when first imported (earlier in a test session): its configuration is
+    # set here instead, which is what the command reads (a connect timeout of 2 s, not Dask's 30 s); distributed
+    # is imported at the top, since dask.config.set removes on exit a section it created, defaults added since too
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        result = CliRunner().invoke(main, ["season", "screen", str(path), "--out", str(tmp_path / "out"),
+                                           "--cluster", f"tcp://127.0.0.1:{port}"])
     assert result.exit_code == exitcodes.USAGE, result.output
     assert "--cluster" in result.stderr and "no Dask scheduler answered" in result.stderr
 
