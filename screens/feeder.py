@@ -82,8 +82,10 @@ from typing import Any
 
 from dataclasses import replace
 
+from daishi_forensics.wording import count as counted
+
 from .flags import Flag, Level, ordered, pair_key
-from .graph import Exchange, TransferView
+from .graph import ANY_GOOD, Exchange, TransferView
 from .off_price import excess, item_units
 from .stats import Candidate, Test, sign_flip_p
 
@@ -231,6 +233,7 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
     floor = float(params["min_spoke_value"]) * scale
     min_share = float(params["min_giver_share"])
     whole = bool(params.get("whole_items", False))
+    trades_review = bool(params.get("trade_feeds_review", False))
     tests: list[Test] = []
     found: list[Candidate] = []
     for (a, b), (p, smallest, total, count) in feed_test(view, min_dir, whole).items():
@@ -245,8 +248,10 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         if share < min_share:
             continue
         sign = 1.0 if giver == a else -1.0  # the one-sided exchanges the test read, the giver's way and back
-        _way, traded, back, evidence = _one_way(one_sided_exchanges(view, min_dir, whole)[(a, b)], sign)
+        rows = one_sided_exchanges(view, min_dir, whole)[(a, b)]
+        _way, traded, back, evidence = _one_way(rows, sign)
         reading = _honest_reading(giver, taker, count - back, traded, whole)
+        elsewhere = _other_suppliers(view, taker, [x for x, v in rows if v * sign > 0]) if reading else {}
         flag = Flag(
             screen="feeder",
             kind="one_way_feed",
@@ -263,11 +268,12 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
             ),
             details={"beneficiary": taker, "spoke": giver, "netValue": net, "oneWayExchanges": count - back,
                      "oneWayTrades": traded, "oneWayBack": back, "typicalExchangeValue": scale, "giverShare": share,
-                     **({"honestReading": reading} if reading else {})},
+                     **({"honestReading": reading + _supply_sentences(elsewhere, {giver: f"{giver} itself"}),
+                         "otherSuppliers": elsewhere} if reading else {})},
             p_value=p,
             null=FEED_NULL,
         )
-        found.append(Candidate(flag, (key,)))
+        found.append(Candidate(flag, (key,), most="review" if reading and trades_review else "flag"))
     if params.get("hub_pool", False):
         pooled, hub_tests = pooled_hubs(view, min_dir, floor, min_share, float(params.get("hub_bound_share", 0.5)),
                                         int(params.get("hub_min_spoke_exchanges", 3)), whole,
@@ -286,6 +292,11 @@ def _one_way(rows: list[tuple[Exchange, float]], sign: float) -> tuple[int, int,
             {e for x in way for e in x.events})
 
 
+_PAID_WHOLE = "more than one whole item beyond what it got"
+_PAID_VALUE = "more than what it got was worth"
+"""What a payer paid in a one-way trade, read with whole items (rule 1) and at its values."""
+
+
 def _honest_reading(giver: Any, taker: Any, one_way: int, traded: int, whole_items: bool) -> str:
     """What honest play would look the same as a feed whose one-sided exchanges the giver's way were all trades
     (none a gift): a seller of a good the giver lacked, asking more than one whole item of it every time (with
@@ -299,9 +310,53 @@ def _honest_reading(giver: Any, taker: Any, one_way: int, traded: int, whole_ite
     """
     if not one_way or traded < one_way:
         return ""
-    paid = "more than one whole item beyond what it got" if whole_items else "more than what it got was worth"
+    paid = _PAID_WHOLE if whole_items else _PAID_VALUE
     return (f"Each of the {one_way} was a trade in which {giver} paid {taker} {paid}: a seat selling a good {giver} "
             "lacked and could get nowhere else, asking that much every time, would look the same.")
+
+
+def suppliers(view: TransferView) -> dict[Any, frozenset[Any]]:
+    """Good -> the seats that handed it to anyone in a voluntary exchange of the match (a trade or a gift; goods
+    named on the transfers only).  Read once per view."""
+    return view.once(("feeder.suppliers",), lambda: _suppliers_of(view))
+
+
+def _suppliers_of(view: TransferView) -> dict[Any, frozenset[Any]]:
+    found: dict[Any, set[Any]] = {}
+    for x in view.exchanges:
+        for seat, goods in x.goods.items():
+            for good in goods:
+                if good != ANY_GOOD:
+                    found.setdefault(good, set()).add(seat)
+    return {good: frozenset(seats) for good, seats in found.items()}
+
+
+def _other_suppliers(view: TransferView, taker: Any, way: list[Exchange]) -> dict[str, list[Any]]:
+    """For each good ``taker`` handed over in the exchanges ``way`` (a giver's one-sided ones its way): the other
+    seats than ``taker`` that handed that good to anyone in the match, the giver among them if it did (what tells
+    the honest reading of :func:`_honest_reading` in or out: could the giver get the good elsewhere, did it lack
+    it).  Goods in order of their names, seats in order."""
+    bought = sorted({str(good) for x in way for good in x.goods.get(taker, {}) if good != ANY_GOOD})
+    every = suppliers(view)
+    return {good: ordered(every.get(good, frozenset()) - {taker}) for good in bought}
+
+
+def _supply_sentences(elsewhere: Mapping[str, list[Any]], marked: Mapping[Any, str]) -> str:
+    """:func:`_other_suppliers` in words, one sentence a good, each after a space; the seats of ``marked`` (the
+    payers) named last, as it says.
+
+    >>> _supply_sentences({"fiber": [], "stone": ["c", "b", "d"]}, {"b": "b itself"})
+    ' In this match no other seat handed anyone fiber. In this match 3 other seats handed over stone too: c, d and b itself.'
+    """
+    out = []
+    for good, seats in elsewhere.items():
+        if not seats:
+            out.append(f" In this match no other seat handed anyone {good}.")
+            continue
+        names = [str(x) for x in seats if x not in marked] + [marked[x] for x in seats if x in marked]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+        out.append(f" In this match {counted(len(seats), 'other seat', thousands=True)} handed over {good} too: {listed}.")
+    return "".join(out)
 
 
 HUB_NULL = ("each one-sided exchange between the beneficiary and the seats bound to it (each doing at least "
@@ -509,6 +564,7 @@ def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag]) -> Flag:
     shares = low if low == high else f"{low} to {high}"
     worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
     level: Level = "review" if any(f.level == "review" for f in spokes) else "flag"
+    reading = _hub_reading(view, hub, spokes)
     return Flag(
         screen="feeder",
         kind="hub_and_spoke",
@@ -522,19 +578,39 @@ def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag]) -> Flag:
             f"{hub} received {total:g} in net value one way from {len(spokes)} seats ({names}; each passed it {shares} "
             f"of all it handed anyone), "
             f"{total / scale:.1f} times what a typical exchange of this match moves, and gave little back; "
-            f"the chance quoted is its least unusual spoke's, {worst.details['spoke']}'s."
+            f"the chance quoted is its least unusual spoke's, {worst.details['spoke']}'s." + (f" {reading[0]}" if reading else "")
         ),
         details={
             "beneficiary": hub,
             "typicalExchangeValue": view.scale,
             "netValue": total,
             "spokes": [_spoke(f) for f in spokes],
+            **({"honestReading": reading[0], "otherSuppliers": reading[1]} if reading else {}),
         },
         p_value=worst.p_value,
         null=FEED_NULL,
         tests=worst.tests,
         p_adjusted=worst.p_adjusted,
     )
+
+
+def _hub_reading(view: TransferView, hub: Any, spokes: list[Flag]) -> tuple[str, dict[str, list[Any]]] | None:
+    """Rule 4's hub in the words of :func:`_honest_reading`, where every spoke's one-sided exchanges its way were
+    trades (none a gift): a seller of goods its buyers lacked, asking each more than one whole item every time, would
+    look the same; with the other seats than ``hub`` that handed those goods to anyone in the match
+    (:func:`_other_suppliers`, the spokes among them said so).  None where any spoke gave a gift."""
+    if not all(f.details.get("honestReading") for f in spokes):
+        return None
+    elsewhere: dict[str, set[Any]] = {}
+    for f in spokes:
+        for good, seats in f.details["otherSuppliers"].items():
+            elsewhere.setdefault(good, set()).update(seats)
+    listed = {good: ordered(seats) for good, seats in sorted(elsewhere.items())}
+    named = {f.details["spoke"] for f in spokes}
+    paid = _PAID_WHOLE if _PAID_WHOLE in spokes[0].details["honestReading"] else _PAID_VALUE  # as its spokes read
+    return (f"Each spoke's one-sided exchanges its way were trades in which it paid {hub} {paid}: a seat selling goods "
+            "its buyers lacked and could get nowhere else, asking each that much every time, would look the same."
+            + _supply_sentences(listed, {x: f"{x} (a spoke)" for x in named}), listed)
 
 
 def _spoke(f: Flag) -> dict[str, Any]:

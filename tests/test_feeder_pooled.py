@@ -276,13 +276,34 @@ def test_a_one_way_feed_made_of_trades_alone_says_what_honest_seller_would_look_
     assert (flag.kind, flag.level, flag.agents, flag.p_value) == ("one_way_feed", "review", ("s", "p"), 2 / 4096)
     assert (flag.details["oneWayExchanges"], flag.details["oneWayTrades"]) == (12, 12)
     reading = ("Each of the 12 was a trade in which p paid s more than one whole item beyond what it got: a seat "
-               "selling a good p lacked and could get nowhere else, asking that much every time, would look the same.")
-    assert flag.details["honestReading"] == reading
+               "selling a good p lacked and could get nowhere else, asking that much every time, would look the same. "
+               "In this match no other seat handed anyone fiber.")
+    assert flag.details["honestReading"] == reading and flag.details["otherSuppliers"] == {"fiber": []}
     assert f"; a single feeder, not a hub-and-spoke. {reading} Chance under honest play" in flag.explanation
     G = nx.MultiDiGraph()
     _gifts(G, "p", "s", 12)
     for i, x in enumerate("abcdef"):
         _trades(G, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
     [gifted] = [f for f in screen_graph(G).flags if f.screen == "feeder"]
-    assert gifted.details["oneWayTrades"] == 0 and "honestReading" not in gifted.details
+    assert gifted.details["oneWayTrades"] == 0 and "honestReading" not in gifted.details and "otherSuppliers" not in gifted.details
     assert "would look the same" not in gifted.explanation
+
+
+def test_the_honest_reading_of_a_one_way_feed_names_who_else_handed_over_what_the_payer_bought() -> None:
+    """The buyer of the feed above could have had fiber elsewhere (x sold y fiber) and had some to hand on itself
+    (it paid a fiber in a fair trade with a): both said beside the honest reading, no verdict changed."""
+    g = nx.MultiDiGraph()
+    g.add_edge("x", "y", value=12.0, tick=0, event="e0a", exchange="e0", goods={"fiber": 12.0})
+    g.add_edge("y", "x", value=12.0, tick=0, event="e0b", exchange="e0", goods={"tool": 12.0})
+    g.add_edge("p", "a", value=2.0, tick=50, event="e50a", exchange="e50", goods={"fiber": 2.0})
+    g.add_edge("a", "p", value=2.0, tick=50, event="e50b", exchange="e50", goods={"wood": 2.0})
+    for t in range(1, 13):
+        g.add_edge("p", "s", value=24.0, tick=t, event=f"e{t}a", exchange=f"e{t}", goods={"tool": 24.0})
+        g.add_edge("s", "p", value=2.0, tick=t, event=f"e{t}b", exchange=f"e{t}", goods={"fiber": 2.0})
+    for i, x in enumerate("abcdef"):
+        _trades(g, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
+    [flag] = [f for f in screen_graph(g).flags if f.screen == "feeder"]
+    assert (flag.kind, flag.level, flag.agents, flag.p_value) == ("one_way_feed", "review", ("s", "p"), 2 / 4096)
+    assert flag.details["otherSuppliers"] == {"fiber": ["p", "x"]}
+    assert flag.details["honestReading"].endswith(
+        "would look the same. In this match 2 other seats handed over fiber too: x and p itself.")
