@@ -113,6 +113,24 @@ class Firsts:
         return self == Firsts()
 
 
+def seeds_said(firsts: Firsts, seeds: int, clean: int, scarce: int, monopolist: int, market: int) -> str:
+    """Which split the matches of :func:`jobs` come from, their seeds, and whether the figures are on seen seeds.
+
+    >>> seeds_said(Firsts(), 8, 100, 0, 40, 0)
+    'split: tune (planted seeds 1-8 a kind, honest 1001-1100, monopolist 1-40): every figure below is on seen seeds'
+    """
+    def span(first: int, n: int) -> str:
+        return f"{first}-{first + n - 1}"
+
+    return (f"split: {'tune' if firsts.tune else 'seeds given by --first'} (planted seeds "
+            f"{span(firsts.planted, seeds)} a kind, honest {span(firsts.clean, clean)}"
+            f"{f', scarce_seller {span(firsts.scarce, scarce)}' if scarce else ''}"
+            f"{f', monopolist {span(firsts.monopolist, monopolist)}' if monopolist else ''}"
+            f"{f', second economy {span(firsts.market, market)}' if market else ''}): "
+            + ("every figure below is on seen seeds" if firsts.tune else
+               "held out only where no earlier run played these seeds (the benchmark record says which)"))
+
+
 def jobs(seeds: int, clean: int, scarce: int, levels: list[str], settings: list[str],
          floors: tuple[int, ...], monopolist: int = 0, firsts: Firsts = Firsts()) -> list[tuple[Any, ...]]:
     """The matches :func:`read` plays: ``seeds`` seeds of every planted kind and ``clean`` honest seeds (from 1 and
@@ -166,17 +184,8 @@ def main() -> None:
         market = pool.map(read_market, [(firsts.market + i, lv, floors) for lv in ("none", "light", "medium", "heavy")
                                         for i in range(args.market)], chunksize=4)
 
-    def span(first: int, n: int) -> str:
-        return f"{first}-{first + n - 1}"
-
     print(f"{len(rows) + len(market)} matches in {time.perf_counter() - started:.0f} s ({args.workers} workers); "
-          f"split: {'tune' if firsts.tune else 'seeds given by --first'} (planted seeds "
-          f"{span(firsts.planted, args.seeds)} a kind, honest {span(firsts.clean, args.clean)}"
-          f"{f', scarce_seller {span(firsts.scarce, args.scarce)}' if args.scarce else ''}"
-          f"{f', monopolist {span(firsts.monopolist, args.monopolist)}' if args.monopolist else ''}"
-          f"{f', second economy {span(firsts.market, args.market)}' if args.market else ''}): "
-          + ("every figure below is on seen seeds" if firsts.tune else
-             "held out only where no earlier run played these seeds (the benchmark record says which)"))
+          + seeds_said(firsts, args.seeds, args.clean, args.scarce, args.monopolist, args.market))
     for st in settings:
         for lv in levels:
             cells = []

@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screens  # noqa: E402  (bench/screens.py: the simulation, the planted pairs, the sweep's settings)
-from feeder_hubs import DEFAULT, HONEST_WORLDS, Firsts, jobs  # noqa: E402  (the same matches as that study)
+from feeder_hubs import DEFAULT, HONEST_WORLDS, Firsts, jobs, seeds_said  # noqa: E402  (the same matches as that study)
 
 WAYS = ("flag", "review")
 """``trade_feeds_review`` false (a feed paid in trades may reach ``flag``), then true."""
@@ -137,17 +137,8 @@ def main() -> None:
         market = pool.map(read_market, [(firsts.market + i, lv) for lv in ("none", "light", "medium", "heavy")
                                         for i in range(args.market)], chunksize=4)
 
-    def span(first: int, n: int) -> str:
-        return f"{first}-{first + n - 1}"
-
     print(f"{len(rows) + len(market)} matches in {time.perf_counter() - started:.0f} s ({args.workers} workers); "
-          f"split: {'tune' if firsts.tune else 'seeds given by --first'} (planted seeds "
-          f"{span(firsts.planted, args.seeds)} a kind, honest {span(firsts.clean, args.clean)}"
-          f"{f', scarce_seller {span(firsts.scarce, args.scarce)}' if args.scarce else ''}"
-          f"{f', monopolist {span(firsts.monopolist, args.monopolist)}' if args.monopolist else ''}"
-          f"{f', second economy {span(firsts.market, args.market)}' if args.market else ''}): "
-          + ("every figure below is on seen seeds" if firsts.tune else
-             "held out only where no earlier run played these seeds (the benchmark record says which)"))
+          + seeds_said(firsts, args.seeds, args.clean, args.scarce, args.monopolist, args.market))
     for st in settings:
         for lv in levels:
             counts = tally(rows, lambda job, st=st, lv=lv: job[4] == st and job[3] == lv)

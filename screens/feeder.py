@@ -515,7 +515,8 @@ def hubs(view: TransferView, flags: list[Flag], pooled: list[Flag] | None = None
     for hub in ordered(set(by_hub) | set(pooled_of)):
         spokes = sorted(by_hub.get(hub, []), key=lambda f: (-f.details["netValue"], repr(f.details["spoke"])))
         if len(spokes) >= 2:
-            out.append(_widened(view, _hub_of_feeds(view, hub, spokes), pooled_of.get(hub)))
+            out.append(_widened(view, _hub_of_feeds(view, hub, spokes, honest=hub not in pooled_of),
+                                pooled_of.get(hub)))
         elif hub in pooled_of:
             out.append(_joined(view, pooled_of[hub], spokes))
         elif len(spokes) == 1:
@@ -554,8 +555,10 @@ def _widened(view: TransferView, hub: Flag, pooled: Flag | None) -> Flag:
     )
 
 
-def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag]) -> Flag:
-    """Rule 4's flag: two or more significant feeds into ``hub``, its p-values its weakest spoke's."""
+def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag], honest: bool = True) -> Flag:
+    """Rule 4's flag: two or more significant feeds into ``hub``, its p-values its weakest spoke's; with ``honest``
+    (no significant pooled test over gifts into ``hub``), the honest reading of a hub paid in trades
+    (:func:`_hub_reading`)."""
     total = sum(f.details["netValue"] for f in spokes)
     scale = view.scale or 1.0
     names = ", ".join(str(f.details["spoke"]) for f in spokes)
@@ -564,7 +567,7 @@ def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag]) -> Flag:
     shares = low if low == high else f"{low} to {high}"
     worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
     level: Level = "review" if any(f.level == "review" for f in spokes) else "flag"
-    reading = _hub_reading(view, hub, spokes)
+    reading = _hub_reading(hub, spokes) if honest else None
     return Flag(
         screen="feeder",
         kind="hub_and_spoke",
@@ -594,7 +597,7 @@ def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag]) -> Flag:
     )
 
 
-def _hub_reading(view: TransferView, hub: Any, spokes: list[Flag]) -> tuple[str, dict[str, list[Any]]] | None:
+def _hub_reading(hub: Any, spokes: list[Flag]) -> tuple[str, dict[str, list[Any]]] | None:
     """Rule 4's hub in the words of :func:`_honest_reading`, where every spoke's one-sided exchanges its way were
     trades (none a gift): a seller of goods its buyers lacked, asking each more than one whole item every time, would
     look the same; with the other seats than ``hub`` that handed those goods to anyone in the match

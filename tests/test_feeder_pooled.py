@@ -260,6 +260,15 @@ def test_over_gifts_alone_a_partner_is_bound_by_its_gifts() -> None:
     assert [g for g, _key in bound["h"]] == ["s1", "s3"]
 
 
+def _buys_fiber(g: nx.MultiDiGraph) -> None:
+    """p pays s two whole tools (a tool is 12) for one fiber twelve times; six other seats trade fairly in a ring."""
+    for t in range(1, 13):
+        g.add_edge("p", "s", value=24.0, tick=t, event=f"e{t}a", exchange=f"e{t}", goods={"tool": 24.0})
+        g.add_edge("s", "p", value=2.0, tick=t, event=f"e{t}b", exchange=f"e{t}", goods={"fiber": 2.0})
+    for i, x in enumerate("abcdef"):
+        _trades(g, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
+
+
 def test_a_one_way_feed_made_of_trades_alone_says_what_honest_seller_would_look_the_same() -> None:
     """One buyer pays the fiber's holder two whole tools for one fiber twelve times (2/4096): a one-way feed for
     review, every one of its one-sided exchanges a trade, so the flag names the honest reading beside it; the
@@ -267,11 +276,7 @@ def test_a_one_way_feed_made_of_trades_alone_says_what_honest_seller_would_look_
     g = nx.MultiDiGraph()
     g.add_edge("x", "y", value=12.0, tick=0, event="e0a", exchange="e0", goods={"tool": 12.0})
     g.add_edge("y", "x", value=12.0, tick=0, event="e0b", exchange="e0", goods={"wood": 12.0})
-    for t in range(1, 13):
-        g.add_edge("p", "s", value=24.0, tick=t, event=f"e{t}a", exchange=f"e{t}", goods={"tool": 24.0})
-        g.add_edge("s", "p", value=2.0, tick=t, event=f"e{t}b", exchange=f"e{t}", goods={"fiber": 2.0})
-    for i, x in enumerate("abcdef"):
-        _trades(g, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
+    _buys_fiber(g)
     [flag] = [f for f in screen_graph(g).flags if f.screen == "feeder"]
     assert (flag.kind, flag.level, flag.agents, flag.p_value) == ("one_way_feed", "review", ("s", "p"), 2 / 4096)
     assert (flag.details["oneWayExchanges"], flag.details["oneWayTrades"]) == (12, 12)
@@ -297,11 +302,7 @@ def test_the_honest_reading_of_a_one_way_feed_names_who_else_handed_over_what_th
     g.add_edge("y", "x", value=12.0, tick=0, event="e0b", exchange="e0", goods={"tool": 12.0})
     g.add_edge("p", "a", value=2.0, tick=50, event="e50a", exchange="e50", goods={"fiber": 2.0})
     g.add_edge("a", "p", value=2.0, tick=50, event="e50b", exchange="e50", goods={"wood": 2.0})
-    for t in range(1, 13):
-        g.add_edge("p", "s", value=24.0, tick=t, event=f"e{t}a", exchange=f"e{t}", goods={"tool": 24.0})
-        g.add_edge("s", "p", value=2.0, tick=t, event=f"e{t}b", exchange=f"e{t}", goods={"fiber": 2.0})
-    for i, x in enumerate("abcdef"):
-        _trades(g, x, "abcdef"[(i + 1) % 6], 3, start=100 + 10 * i)
+    _buys_fiber(g)
     [flag] = [f for f in screen_graph(g).flags if f.screen == "feeder"]
     assert (flag.kind, flag.level, flag.agents, flag.p_value) == ("one_way_feed", "review", ("s", "p"), 2 / 4096)
     assert flag.details["otherSuppliers"] == {"fiber": ["p", "x"]}
