@@ -27,8 +27,13 @@ Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
    rich, so much of what it hands over goes there; an honest seat that keeps a beggar or a
    friend fed hands that seat a small part of what it trades with everyone.
 4. After the match-level multiple-testing step, the feeds into one beneficiary are one
-   flag: ``hub_and_spoke`` when two or more feeds into it are significant, else
-   ``one_way_feed``, raised for ``review`` only (a single feeder is not a hub-and-spoke).
+   flag: ``hub_and_spoke`` when two or more feeds into it are significant (a ``flag`` only where each of them
+   reached it), else ``one_way_feed``, raised for ``review`` only (a single feeder is not a hub-and-spoke).
+   A feed whose one-sided exchanges the giver's way were all trades (none a gift) has an honest reading the
+   test cannot rule out -- a seller of a good the giver lacked, asking more than one whole item every time --
+   which its flag says, with the other seats that handed over, anywhere in the match, the goods the giver
+   bought (:func:`suppliers`); so does a hub whose every spoke paid so.  With ``trade_feeds_review`` (off as
+   shipped) such a feed is raised for ``review`` at most, and so is a hub with such a spoke.
 
 5. With ``hub_pool`` (on as shipped, over gifts alone: see the end of this rule), a pooled test per beneficiary
    (:func:`pooled_hubs`).  A seat's *bound partners* are the seats whose one-sided exchanges with it, their sizes
@@ -90,7 +95,7 @@ from .off_price import excess, item_units
 from .stats import Candidate, Test, sign_flip_p
 
 __all__ = ["FEED_NULL", "HUB_GIFTS_NULL", "HUB_NULL", "bound_partners", "feed_test", "feeds", "given", "giver_share",
-           "hubs", "one_sided_exchanges", "one_way_feeds", "pooled_exchanges", "pooled_hubs"]
+           "hubs", "one_sided_exchanges", "one_way_feeds", "pooled_exchanges", "pooled_hubs", "suppliers"]
 
 
 def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exchanges: int,
