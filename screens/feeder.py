@@ -253,10 +253,9 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
         if share < min_share:
             continue
         sign = 1.0 if giver == a else -1.0  # the one-sided exchanges the test read, the giver's way and back
-        rows = one_sided_exchanges(view, min_dir, whole)[(a, b)]
-        _way, traded, back, evidence = _one_way(rows, sign)
-        reading = _honest_reading(giver, taker, count - back, traded, whole)
-        elsewhere = _other_suppliers(view, taker, [x for x, v in rows if v * sign > 0]) if reading else {}
+        way, traded, back, evidence = _one_way(one_sided_exchanges(view, min_dir, whole)[(a, b)], sign)
+        reading = _honest_reading(giver, taker, len(way), traded, whole)
+        elsewhere = _other_suppliers(view, taker, way) if reading else {}
         flag = Flag(
             screen="feeder",
             kind="one_way_feed",
@@ -288,12 +287,12 @@ def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate
     return found, tests
 
 
-def _one_way(rows: list[tuple[Exchange, float]], sign: float) -> tuple[int, int, int, set[Any]]:
+def _one_way(rows: list[tuple[Exchange, float]], sign: float) -> tuple[list[Exchange], int, int, set[Any]]:
     """A pair's one-sided exchanges (``rows``, signed positive where its first seat gave) read from the giver's side
-    (``sign`` 1 for the first seat, -1 for the second): ``(exchanges its way, of them trades, exchanges the other way,
-    the events of those its way)``."""
+    (``sign`` 1 for the first seat, -1 for the second): ``(the exchanges its way, of them trades, exchanges the other
+    way, the events of those its way)``."""
     way = [x for x, v in rows if v * sign > 0]
-    return (len(way), sum(1 for x in way if x.two_sided), sum(1 for _x, v in rows if v * sign < 0),
+    return (way, sum(1 for x in way if x.two_sided), sum(1 for _x, v in rows if v * sign < 0),
             {e for x in way for e in x.events})
 
 
@@ -458,9 +457,10 @@ def _named_spokes(view: TransferView, partners: list[tuple[Any, tuple[Any, Any]]
         share = giver_share(view, g, net)
         sign = 1.0 if pair[0] == g else -1.0
         way, traded, back, evidence = _one_way(rows_of[pair], sign)
-        if net < floor or share < min_share or way < min_spoke_exchanges:
+        if net < floor or share < min_share or len(way) < min_spoke_exchanges:
             continue
-        spokes.append({"agent": g, "netValue": net, "giverShare": share, "oneWayExchanges": way, "oneWayTrades": traded,
+        spokes.append({"agent": g, "netValue": net, "giverShare": share, "oneWayExchanges": len(way),
+                       "oneWayTrades": traded,
                        "oneWayBack": back, "pValue": pair_tests[pair][0], "evidence": evidence})
     return sorted(spokes, key=lambda s: (-s["netValue"], repr(s["agent"])))
 
@@ -505,7 +505,8 @@ def _pooled_flag(view: TransferView, h: Any, partners: list[tuple[Any, tuple[Any
     )
 
 
-def hubs(view: TransferView, flags: list[Flag], pooled: list[Flag] | None = None) -> list[Flag]:
+def hubs(view: TransferView, flags: list[Flag], pooled: list[Flag] | None = None, *,
+         whole_items: bool = True) -> list[Flag]:
     """One flag per beneficiary from the significant feeds and pooled tests (already levelled by the
     match-level step; rules 4 and 5).  Two or more feeds: ``hub_and_spoke``, its p-values its weakest
     spoke's (every accused pair is significant), with the spokes of a significant pooled test into the same
@@ -520,7 +521,8 @@ def hubs(view: TransferView, flags: list[Flag], pooled: list[Flag] | None = None
     for hub in ordered(set(by_hub) | set(pooled_of)):
         spokes = sorted(by_hub.get(hub, []), key=lambda f: (-f.details["netValue"], repr(f.details["spoke"])))
         if len(spokes) >= 2:
-            out.append(_widened(view, _hub_of_feeds(view, hub, spokes, honest=hub not in pooled_of),
+            honest = hub not in pooled_of  # a significant pooled test of gifts: not a seller paid in trades
+            out.append(_widened(view, _hub_of_feeds(view, hub, spokes, whole_items if honest else None),
                                 pooled_of.get(hub)))
         elif hub in pooled_of:
             out.append(_joined(view, pooled_of[hub], spokes))
@@ -560,10 +562,10 @@ def _widened(view: TransferView, hub: Flag, pooled: Flag | None) -> Flag:
     )
 
 
-def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag], honest: bool = True) -> Flag:
-    """Rule 4's flag: two or more significant feeds into ``hub``, its p-values its weakest spoke's; with ``honest``
-    (no significant pooled test over gifts into ``hub``), the honest reading of a hub paid in trades
-    (:func:`_hub_reading`)."""
+def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag], whole_items: bool | None) -> Flag:
+    """Rule 4's flag: two or more significant feeds into ``hub``, its p-values its weakest spoke's; unless
+    ``whole_items`` is None (a significant pooled test over gifts into ``hub``), the honest reading of a hub paid in
+    trades (:func:`_hub_reading`, trades read as rule 1 read them)."""
     total = sum(f.details["netValue"] for f in spokes)
     scale = view.scale or 1.0
     names = ", ".join(str(f.details["spoke"]) for f in spokes)
@@ -572,7 +574,7 @@ def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag], honest: bool
     shares = low if low == high else f"{low} to {high}"
     worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
     level: Level = "review" if any(f.level == "review" for f in spokes) else "flag"
-    reading = _hub_reading(hub, spokes) if honest else None
+    reading = _hub_reading(hub, spokes, whole_items) if whole_items is not None else None
     return Flag(
         screen="feeder",
         kind="hub_and_spoke",
@@ -602,7 +604,7 @@ def _hub_of_feeds(view: TransferView, hub: Any, spokes: list[Flag], honest: bool
     )
 
 
-def _hub_reading(hub: Any, spokes: list[Flag]) -> tuple[str, dict[str, list[Any]]] | None:
+def _hub_reading(hub: Any, spokes: list[Flag], whole_items: bool) -> tuple[str, dict[str, list[Any]]] | None:
     """Rule 4's hub in the words of :func:`_honest_reading`, where every spoke's one-sided exchanges its way were
     trades (none a gift): a seller of goods its buyers lacked, asking each more than one whole item every time, would
     look the same; with the other seats than ``hub`` that handed those goods to anyone in the match
@@ -615,7 +617,7 @@ def _hub_reading(hub: Any, spokes: list[Flag]) -> tuple[str, dict[str, list[Any]
             elsewhere.setdefault(good, set()).update(seats)
     listed = {good: ordered(seats) for good, seats in sorted(elsewhere.items())}
     named = {f.details["spoke"] for f in spokes}
-    paid = _PAID_WHOLE if _PAID_WHOLE in spokes[0].details["honestReading"] else _PAID_VALUE  # as its spokes read
+    paid = _PAID_WHOLE if whole_items else _PAID_VALUE
     return (f"Each spoke's one-sided exchanges its way were trades in which it paid {hub} {paid}: a seat selling goods "
             "its buyers lacked and could get nowhere else, asking each that much every time, would look the same."
             + _supply_sentences(listed, {x: f"{x} (a spoke)" for x in named}), listed)

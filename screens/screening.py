@@ -260,7 +260,8 @@ def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: Sc
         else:
             flags.append(flag)
     if view is not None:
-        flags += hubs(view, feeds_found, pooled)
+        flags += hubs(view, feeds_found, pooled,
+                      whole_items=bool(config.screens.get("feeder", {}).get("whole_items", False)))
     flags = [_unusual(f) for f in flags]
     summary = {"method": "the Daishi screens that could reject share the rate equally, each with Holm's step-down "
                          "over its testable tests (Tarone's reduction); each money-laundering typology at its own "

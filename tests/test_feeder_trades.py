@@ -67,7 +67,9 @@ def test_as_shipped_a_feed_paid_in_trades_may_reach_flag() -> None:
 def test_a_hub_paid_in_trades_alone_is_raised_for_review_and_says_what_honest_seller_looks_the_same() -> None:
     """Two buyers each pay the fiber's only holder two whole tools for one fiber twelve times (each pair 2/4096): a
     hub of two feeds, at flag when every feed may reach it, and for review when feeds paid in trades may not; the
-    same p-values, the same pairs, and the honest reading either way."""
+    same p-values, the same pairs, and the honest reading either way.  Adjusted by hand: the feeder's two tests
+    (2/4096 each) under Holm, at the feeder's half of the rate (two screens share it; four tests counted): 2 x 2 x
+    2/4096 = 8/4096 on the match's scale."""
     g = _market(("p", "trades"), ("q", "trades"))
     flagged, reviewed = _feeder(g, FLAG), _feeder(g, REVIEW)
     assert (flagged.kind, flagged.level, reviewed.kind, reviewed.level) == ("hub_and_spoke", "flag", "hub_and_spoke",
@@ -119,3 +121,12 @@ def test_a_hub_paid_in_trades_that_a_pooled_test_of_gifts_also_finds_says_no_hon
     assert (hub.kind, hub.agents[0], set(hub.agents[1:])) == ("hub_and_spoke", "s", {"p", "q", "r1", "r2"})
     assert hub.details["pooledSpokes"] == ["r1", "r2"]
     assert "honestReading" not in hub.details and "would look the same" not in hub.explanation
+
+
+def test_a_hub_read_without_whole_items_says_its_spokes_paid_more_than_what_they_got_was_worth() -> None:
+    """With every trade read at its values (whole_items false), the hub's reading says what its spokes' readings
+    say: paid more than what it got was worth."""
+    hub = _feeder(_market(("p", "trades"), ("q", "trades")), load_config({"screens": {"feeder": {"whole_items": False}}}))
+    assert hub.kind == "hub_and_spoke"
+    assert hub.details["honestReading"].startswith(
+        "Each spoke's one-sided exchanges its way were trades in which it paid s more than what it got was worth: ")
