@@ -154,13 +154,13 @@ def jobs(seeds: int, clean: int, scarce: int, levels: list[str], settings: list[
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def match_options(parser: argparse.ArgumentParser, noise: str) -> None:
+    """The options that say which matches a study of the feeder plays (:func:`jobs`): its sizes, noise levels
+    (``noise``, the default), settings, honest worlds, first seeds and workers."""
     parser.add_argument("--seeds", type=int, default=8, help="planted seeds a kind, from 1 (default 8)")
     parser.add_argument("--clean", type=int, default=100, help="honest seeds, from 1001 (default 100)")
-    parser.add_argument("--noise", default="none,medium,heavy")
+    parser.add_argument("--noise", default=noise)
     parser.add_argument("--settings", default=",".join([DEFAULT, *(name for name, _ in screens.SCREEN_SWEEPS)]))
-    parser.add_argument("--floors", default="3", help="hub_min_spoke_exchanges values to try (default 3, shipped)")
     parser.add_argument("--scarce", type=int, default=0, help="honest scarce_seller matches, seeds 1 to N")
     parser.add_argument("--monopolist", type=int, default=0, help="honest monopolist matches, seeds 1 to N")
     parser.add_argument("--market", type=int, default=0, help="second-economy matches a level, tune seeds 1 to N")
@@ -168,8 +168,19 @@ def main() -> None:
                         help="first seeds of the planted, honest, scarce_seller, monopolist and second-economy matches "
                              "(default 1,1001,1,1,1: the tune split's; any other set is named held out in the output)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+
+
+def firsts_of(args: argparse.Namespace) -> Firsts:
+    """The first seeds ``--first`` names (:func:`match_options`), the tune split's without it."""
+    return Firsts(*(int(x) for x in args.first.split(","))) if args.first else Firsts()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    match_options(parser, noise="none,medium,heavy")
+    parser.add_argument("--floors", default="3", help="hub_min_spoke_exchanges values to try (default 3, shipped)")
     args = parser.parse_args()
-    firsts = Firsts(*(int(x) for x in args.first.split(","))) if args.first else Firsts()
+    firsts = firsts_of(args)
     sys.setrecursionlimit(10_000)
     levels = args.noise.split(",")
     settings = args.settings.split(",")

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 import time
 from collections import Counter
@@ -36,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screens  # noqa: E402  (bench/screens.py: the simulation, the planted pairs, the sweep's settings)
-from feeder_hubs import DEFAULT, HONEST_WORLDS, Firsts, jobs, seeds_said  # noqa: E402  (the same matches as that study)
+from feeder_hubs import DEFAULT, HONEST_WORLDS, firsts_of, jobs, match_options, seeds_said  # noqa: E402  (the same matches as that study)
 
 WAYS = ("flag", "review")
 """``trade_feeds_review`` false (a feed paid in trades may reach ``flag``), then true."""
@@ -115,19 +114,9 @@ def line(c: Counter[str]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", type=int, default=8, help="planted seeds a kind (default 8)")
-    parser.add_argument("--clean", type=int, default=100, help="honest seeds (default 100)")
-    parser.add_argument("--noise", default="none,light,medium,heavy")
-    parser.add_argument("--settings", default=",".join([DEFAULT, *(name for name, _ in screens.SCREEN_SWEEPS)]))
-    parser.add_argument("--scarce", type=int, default=0, help="honest scarce_seller matches")
-    parser.add_argument("--monopolist", type=int, default=0, help="honest monopolist matches")
-    parser.add_argument("--market", type=int, default=0, help="second-economy matches a level")
-    parser.add_argument("--first", default="", metavar="P,H,S,M,E",
-                        help="first seeds of the planted, honest, scarce_seller, monopolist and second-economy matches "
-                             "(default 1,1001,1,1,1: the tune split's; any other set is named in the output)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    match_options(parser, noise="none,light,medium,heavy")
     args = parser.parse_args()
-    firsts = Firsts(*(int(x) for x in args.first.split(","))) if args.first else Firsts()
+    firsts = firsts_of(args)
     sys.setrecursionlimit(10_000)
     levels, settings = args.noise.split(","), args.settings.split(",")
     todo = jobs(args.seeds, args.clean, args.scarce, levels, settings, (3,), args.monopolist, firsts)
