@@ -104,3 +104,46 @@ def test_json_texts_are_the_texts_as_they_are(tmp_path: Path) -> None:
         assert texts == [text, text], scrub
     tree = CliRunner().invoke(main, ["propagation", str(path), "--format", "text"]).output
     assert "\t" not in tree and "\nline two" not in tree
+
+
+def test_the_index_of_texts_said_answers_as_reading_each_earlier_text() -> None:
+    """A sender's texts of one family are found by an index of the specifics they hold; on random sequences
+    of texts (each a set of specifics) it answers as reading every earlier text in turn: the first position
+    among the texts holding every specific of the new one (any text, when it names none), or none."""
+    import random
+
+    from daishi_forensics.injection.propagation import _Said
+
+    rnd = random.Random(5)
+    for _ in range(300):
+        said = _Said()
+        earlier: dict[int, tuple[int, frozenset[int]]] = {}  # core -> (where, its specifics)
+        for m in range(rnd.randint(1, 40)):
+            core = rnd.randint(0, 25)
+            names = frozenset(rnd.sample(range(6), rnd.randint(0, 3)))
+            if core in said.first:
+                assert said.first[core] == earlier[core][0]
+                continue
+            held = [where for where, holds in earlier.values() if names <= holds]
+            expected = min(held) if held and earlier else None
+            assert said.holding(sorted(names)) == expected
+            where = m if expected is None else expected
+            said.add(core, where, sorted(names))
+            earlier[core] = (where, names)
+
+
+def test_families_counted_apart_and_joined_count_as_counted_together() -> None:
+    """Rule 3 counts the units of a pair's families; each family is counted once and the two joined, which
+    reads as counting their messages together (families are disjoint)."""
+    import numpy as np
+
+    from daishi_forensics.injection._information import Tally
+
+    rnd = np.random.default_rng(3)
+    for _ in range(100):
+        a = [rnd.integers(0, 40, rnd.integers(0, 60)) for _ in range(rnd.integers(0, 30))]
+        b = [rnd.integers(0, 40, rnd.integers(0, 60)) for _ in range(rnd.integers(0, 30))]
+        together, joined = Tally.of(a + b), Tally.joined([Tally.of(a), Tally.of(b)])
+        assert joined.messages == together.messages
+        assert all(joined.df.get(u, 0) == together.df.get(u, 0) for u in range(41))
+        assert dict(joined.df) == dict(together.df)

@@ -804,6 +804,20 @@ class _Families:
             got = self.joined[key] = tuple(sorted(out | {j, i}))
         return got
 
+    def around_key(self, j: int, i: int) -> tuple[int, int]:
+        """The pair's families by their labels, the smaller first: one key per :meth:`around` (the members of
+        one or two families, which a label names; a message of no pair has a label of its own)."""
+        fj, fi = int(self.label[j]), int(self.label[i])
+        return (fj, fi) if fj <= fi else (fi, fj)
+
+    def labels_around(self, j: int, i: int) -> list[tuple[int, int]]:
+        """:meth:`around` as its families, each ``(label, a message of it)``, once each: their members
+        (``members``, or the message alone where its label has none) are :meth:`around`'s, each once.
+        (A message is in its label's members whenever that label has any: both are made from the messages
+        of the pairs, and a message of no pair has a label of its own.)"""
+        fj, fi = int(self.label[j]), int(self.label[i])
+        return [(fj, j)] if fj == fi else [(fj, j), (fi, i)]
+
     def spread_around(self, j: int, i: int) -> Spread:
         """:meth:`spread` of :meth:`around` ``(j, i)`` (each pair of families read once: :meth:`prepare`
         reads many at a time)."""
@@ -1248,8 +1262,9 @@ class _ExactReading:
         self.min_shared_bits = min_shared_bits
         self.thresholds: dict[str, Any] = {"max_novelty": max_novelty, "swap_every": swap_every,
                            "max_specific_swaps": max_specific_swaps}
-        self.memo: dict[tuple[tuple[int, ...], int, int, tuple[str, ...]], CopyEvidence | None] = {}
-        self.minus: dict[tuple[int, ...], Tally] = {}
+        self.memo: dict[tuple[tuple[int, int], int, int, tuple[str, ...]], CopyEvidence | None] = {}
+        self.minus: dict[tuple[int, int], Tally] = {}
+        self.family_tallies: dict[int, Tally] = {}
 
     def need(self, j: int, i: int) -> float:
         """The bits asked of the pair."""
@@ -1275,20 +1290,34 @@ class _ExactReading:
         read = [self(j, i) for j, i in zip(later[order[first]].tolist(), earlier[order[first]].tolist())]
         return [read[g] for g in group.tolist()]
 
+    def family_tally(self, j: int, i: int) -> Tally:
+        """The units of the fresh messages of the pair's families (:meth:`_Families.around`), counted: each
+        family's counted once (a family of thousands is in many pairs), the two joined (families are
+        disjoint: a message has one label, so their counts add, :meth:`Tally.joined`)."""
+        labels = self.families.labels_around(j, i)
+        return Tally.joined([self._tally_of(label, m) for label, m in labels])
+
+    def _tally_of(self, label: int, message: int) -> Tally:
+        got = self.family_tallies.get(label)
+        if got is None:
+            of_message, units, fresh = self.texts.of_message, self.texts.units, self.fresh
+            got = self.family_tallies[label] = Tally.of(
+                units(int(of_message[m])) for m in self.families.members.get(label, [message]) if fresh[m])
+        return got
+
     def __call__(self, j: int, i: int) -> CopyEvidence | None:
         nid = self.texts.nid
-        members = self.families.around(j, i)
+        families = self.families.around_key(j, i)  # (stands for around(j, i), as long as a family can be)
         a, b = int(nid[j]), int(nid[i])
         child, al = self.texts.forward(j), self.alignments[(a, b)]
         tags = kept_tags(child, self.texts.forward(i))
         if cut_where_shown(child, al):
             tags = (*tags, CUT_MARK)
-        key = (members, a, b, tags)
+        key = (families, a, b, tags)
         if key not in self.memo:
-            minus = self.minus.get(members)
+            minus = self.minus.get(families)
             if minus is None:
-                minus = self.minus[members] = Tally.of(
-                    self.texts.units(int(self.texts.of_message[m])) for m in members if self.fresh[m])
+                minus = self.minus[families] = self.family_tally(j, i)
             info = Information(self.counts, minus, PRIOR_MESSAGES)
             wrapping = sum(info.tag(t) for t in tags)
             self.memo[key] = copied(al, self.texts.cores[a], self.texts.cores[b], info,
@@ -1552,23 +1581,62 @@ def own_repeats(family: np.ndarray, log: MessageLog, texts: _Texts, goods: froze
     """Per message: the position of the message it repeats, -1 for none.  A repeat is no new payload: its
     sender had already sent (or re-sent) a text of its family (``family``: :func:`payload_families`) that
     holds every specific it names (rule 6's own repeat, :func:`names_held`: a story of another good, place
-    or seat told in the same frame is a new one); it repeats the first such message."""
+    or seat told in the same frame is a new one); it repeats the first such message.
+
+    Read per sender and family with an index of the texts said so far by each specific they hold: the
+    texts holding every specific of a new one are those the index lists under each of its specifics (every
+    text said so far when it names none), never each earlier text read against it in turn (a sender's family
+    of thousands of texts would be read in the square of that)."""
     (sender_codes, _senders), _aud, _texts = log.codes()
     specific = _specifics(texts, goods)
-    said: dict[tuple[int, int], dict[int, int]] = {}  # (sender, family) -> core said -> where first, in order
+    said: dict[tuple[int, int], _Said] = {}  # (sender, family) -> what it said of that family, in order
     out = np.full(len(family), -1, dtype=np.int64)
     for m, (who, fam, core) in enumerate(zip(sender_codes, family.tolist(), texts.nid.tolist())):
-        before = said.setdefault((int(who), fam), {})
-        if core in before:  # the same words again
-            out[m] = before[core]
+        before = said.get((int(who), fam))
+        if before is None:
+            before = said[(int(who), fam)] = _Said()
+        first = before.first.get(core)
+        if first is not None:  # the same words again
+            out[m] = first
             continue
-        if before:
-            cores = np.fromiter(before, dtype=np.int64, count=len(before))
-            held = np.nonzero(texts.sets.lacking(np.full(len(cores), core, dtype=np.int64), cores, specific) == 0)[0]
-            if len(held):
-                out[m] = min(before[int(c)] for c in cores[held])
-        before[core] = m if out[m] < 0 else int(out[m])
+        words = texts.sets.words(core)
+        names = words[specific[words]].tolist()
+        if before.first:
+            held = before.holding(names)
+            if held is not None:
+                out[m] = held
+        before.add(core, m if out[m] < 0 else int(out[m]), names)
     return out
+
+
+class _Said:
+    """One sender's texts of one family so far (:func:`own_repeats`): per distinct text (core), where it was
+    first said (or the message its first saying repeated), and per specific, the texts holding it."""
+
+    __slots__ = ("first", "by_name", "least")
+
+    def __init__(self) -> None:
+        self.first: dict[int, int] = {}
+        self.by_name: dict[int, set[int]] = {}
+        self.least: int | None = None  # the smallest of ``first``'s positions
+
+    def add(self, core: int, where: int, names: list[int]) -> None:
+        self.first[core] = where
+        for name in names:
+            self.by_name.setdefault(name, set()).add(core)
+        if self.least is None or where < self.least:
+            self.least = where
+
+    def holding(self, names: list[int]) -> int | None:
+        """The smallest position among the texts holding every one of ``names`` (None: no such text)."""
+        if not names:
+            return self.least
+        lists = [self.by_name.get(name) for name in names]
+        if any(found is None for found in lists):
+            return None
+        sets = sorted((found for found in lists if found is not None), key=len)
+        cores = sets[0].intersection(*sets[1:])
+        return min((self.first[c] for c in cores), default=None)
 
 
 def first_heard_delays(parents: Mapping[int, Sequence[int]], log: MessageLog, clock: _Clock) -> list[int]:
