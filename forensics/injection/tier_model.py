@@ -39,7 +39,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -114,26 +114,34 @@ def features(folded: str, signs: Iterable[str] = ()) -> frozenset[str]:
     words, each not in :data:`FUNCTION_WORDS` made ``_``, a run of ``_`` made one), and
     ``r:`` each of ``signs`` (the rules' weak hints and cues, :func:`.tier_rules.signs`).
     Only the first :data:`FEATURE_CAP` characters are read."""
+    return frozenset(kind + ":" + gram for kind, grams in _grams_by_kind(folded, signs) for gram in grams)
+
+
+def _grams_by_kind(folded: str, signs: Iterable[str] = ()) -> tuple[tuple[str, set[str]], ...]:
+    """:func:`features` kind by kind, each kind's n-grams without its prefix: ``(("c", {...}), ("w", {...}),
+    ("b", {...}), ("k", {...}), ("r", {...}))``.  The kinds' prefixes differ, so the n-grams of
+    :func:`features` are these, each prefixed, and as many."""
     s = " ".join(folded[:FEATURE_CAP].split())
-    grams: set[str] = set()
+    chars: set[str] = set()
     for n in CHAR_SIZES:
-        grams.update("c:" + s[i:i + n] for i in range(len(s) - n + 1))
+        chars |= {s[i:i + n] for i in range(len(s) - n + 1)}
     words = _TOKEN.findall(s)
-    grams.update("w:" + w for w in words)
-    grams.update("b:" + a + " " + b for a, b in zip(words, words[1:]))
     skeleton: list[str] = []
     for w in _WORDS.findall(s):
         if w in FUNCTION_WORDS:
             skeleton.append(w)
         elif not skeleton or skeleton[-1] != "_":
             skeleton.append("_")
+    frames: set[str] = set()
+    blanks = [0]  # blanks[i]: the "_" among the first i words of the skeleton
+    for w in skeleton:
+        blanks.append(blanks[-1] + (w == "_"))
     for n in SKELETON_SIZES:
         for i in range(len(skeleton) - n + 1):
-            gram = skeleton[i:i + n]
-            if gram.count("_") * 2 < n:  # mostly function words: a frame, not a content word's echo
-                grams.add("k:" + " ".join(gram))
-    grams.update("r:" + name for name in signs)
-    return frozenset(grams)
+            if (blanks[i + n] - blanks[i]) * 2 < n:  # mostly function words: a frame, not a content word's echo
+                frames.add(" ".join(skeleton[i:i + n]))
+    return (("c", chars), ("w", set(words)), ("b", {a + " " + b for a, b in zip(words, words[1:])}),
+            ("k", frames), ("r", set(signs)))
 
 
 class ModelFileError(ValueError):
@@ -179,19 +187,45 @@ class TierModel:
     weights: Mapping[str, float]
     meta: Mapping[str, Any]
     """What the file says of its training (corpora, split, counts), kept for reports."""
+    _by_kind: dict[str, tuple[frozenset[str], dict[str, float]]] = field(init=False, repr=False, compare=False)
+    """The weights kind by kind (the n-gram's prefix, ``c`` for ``c:...``), keyed without the prefix, with
+    the set of those keys."""
+
+    def __post_init__(self) -> None:
+        by_kind: dict[str, dict[str, float]] = {}
+        for gram, weight in self.weights.items():
+            kind, colon, rest = gram.partition(":")
+            if colon:  # (a key without a kind matches no n-gram)
+                by_kind.setdefault(kind, {})[rest] = weight
+        object.__setattr__(self, "_by_kind", {kind: (frozenset(w), w) for kind, w in by_kind.items()})
 
     def score(self, text: Text, signs: Iterable[str] = ()) -> LearnedScore:
         """The score of a normalized message and the n-grams behind it (``signs``: the rules'
-        hints and cues it shows, :func:`.tier_rules.signs`)."""
-        grams = features(text.folded, signs)
-        if not grams:
+        hints and cues it shows, :func:`.tier_rules.signs`).
+
+        The n-grams are read kind by kind (:func:`_grams_by_kind`), those the model weighs found by a set's
+        intersection without their prefix: the same n-grams as :func:`features`, the same weights; their sum
+        is :func:`math.fsum`'s (one float in any order), and the n-grams named are sorted by contribution
+        then n-gram (a kind is one letter, so kind then n-gram sorts as the prefixed n-gram does)."""
+        kinds = _grams_by_kind(text.folded, signs)
+        count = sum(len(grams) for _kind, grams in kinds)
+        if not count:
             return LearnedScore(self.bias, self.threshold, ())
-        scale = 1.0 / math.sqrt(len(grams))
-        weights = self.weights
-        hits = [(g, weights[g]) for g in grams if g in weights]
-        total = math.fsum(w for _g, w in hits)
-        value = self.bias + total * scale
-        top = sorted(((g, w * scale) for g, w in hits if w > 0), key=lambda gw: (-gw[1], gw[0]))[:TOP]
+        scale = 1.0 / math.sqrt(count)
+        by_kind = self._by_kind
+        found: list[float] = []
+        up: list[tuple[float, str, str]] = []  # (minus the contribution, kind, n-gram): sorted as they stand
+        for kind, grams in kinds:
+            known = by_kind.get(kind)
+            if known is None:
+                continue
+            keys, weights = known
+            hit = [(weights[g], g) for g in grams & keys]
+            found += [w for w, _g in hit]
+            up += [(-(w * scale), kind, g) for w, g in hit if w > 0]
+        value = self.bias + math.fsum(found) * scale
+        up.sort()
+        top = [(kind + ":" + g, -minus) for minus, kind, g in up[:TOP]]
         return LearnedScore(value, self.threshold, tuple(top))
 
 
