@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import resource
 import subprocess
 import sys
@@ -32,6 +33,59 @@ def simulated_stream(events: int, scenario: str = "mixed", seed: int = 7, versio
     path = simulate_to_dir(scenario, seed, version, out, "stream", target_events=events, **seats)
     print(f"(simulated {events:,} events in {time.perf_counter() - started:.1f} s: {path})", file=sys.stderr)
     return Path(path)
+
+
+REAL_TURNS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "tiers" / "casino.jsonl"
+"""Real campsite-negotiation turns (their train and tune rows are read; no held-out row)."""
+
+
+def real_text_stream(source: Path) -> Path:
+    """A copy of the stream ``source`` whose player seats' messages are real negotiation turns, cached beside it.
+
+    Each message of a seat whose role is ``player`` (a probe's are kept) says two turns of :data:`REAL_TURNS`
+    joined by a space, drawn at random (a fixed seed) among the ``P`` read, no two messages the same pair (up
+    to ``P * P`` messages): a turn comes back about ``2 N / P`` times over the match's ``N`` messages, spread
+    over it.  Its ``sha256`` is its text's.  Every other line is copied as it stands.  What it is for: the
+    simulator's seats repeat short stock phrases (a few thousand distinct texts of about 40 characters over a
+    million events), which the text passes read once each; a match of model-written messages says something
+    new each time, at a real message's length."""
+    import hashlib
+
+    import orjson
+
+    out = source.parent / "real-texts-2" / source.name
+    if out.exists():
+        return out
+    turns = [row["text"] for row in map(json.loads, REAL_TURNS.read_text(encoding="utf-8").splitlines())
+             if row.get("split") in ("train", "tune")]
+    size = len(turns)
+    rng = random.Random(7)
+    used: set[tuple[int, int]] = set()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    partial = out.with_name(out.name + ".partial")
+    k = 0
+    with open(source, "rb") as reader, open(partial, "wb") as writer:
+        header = reader.readline()
+        players = {a["agentId"] for a in orjson.loads(header)["archive"]["agents"] if a.get("role") == "player"}
+        writer.write(header)
+        for line in reader:
+            if b'"type":"message' in line:
+                event = orjson.loads(line)
+                if event["type"] in ("message", "message_private") and event["agentId"] in players:
+                    pick = (rng.randrange(size), rng.randrange(size))
+                    while pick in used and len(used) < size * size:
+                        pick = (rng.randrange(size), rng.randrange(size))
+                    used.add(pick)
+                    text = turns[pick[0]] + " " + turns[pick[1]]
+                    k += 1
+                    event["payload"]["text"] = text
+                    event["payload"]["sha256"] = hashlib.sha256(text.encode()).hexdigest()
+                    line = orjson.dumps(event) + b"\n"
+            writer.write(line)
+    partial.replace(out)
+    print(f"(wrote {k:,} real-text messages in {time.perf_counter() - started:.1f} s: {out})", file=sys.stderr)
+    return out
 
 
 def run_measured(code: str, *args: str) -> dict:

@@ -19,7 +19,11 @@ Prints, measured in this one run, for each stream:
 
 and the ratios to the floor (targets: two cores <= 2.0x, one core <= 2.5x, peak < 400 MB).
 ``--stream PATH`` benches that stream instead of the two simulated ones (the profile, split and
-bytecode sections still use the simulated 96-seat quarter).
+bytecode sections still use the simulated 96-seat quarter).  ``--real-texts`` benches, after the two
+simulated streams, a copy of the 9-seat one whose seats say real campsite-negotiation turns, two joined a
+message, no two messages alike (``_common.real_text_stream``): the simulator's seats repeat a few
+thousand short stock phrases, which the text passes read once each, while a match of model-written
+messages says something new at every turn, at a real message's length.
 Each way runs ROUNDS times, interleaved (floor, two, one, terminal, floor, ...) and the best time of each
 counts, so load drifting on a shared machine favours none of them.  Then the profile's top
 lines (cProfile, by own time) on a quarter of the 96-seat stream, to show where the time goes.
@@ -57,7 +61,7 @@ per-event work is cheapest while the event is fresh.  So the counters and map co
 replay loop's own tally (a count by type and agent, kept while the event is fresh, in the driver's
 share) and the world's regions at the end, not a call per event.
 
-Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--stream PATH] [--no-profile] [--no-split] [--no-halves]
+Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--stream PATH] [--real-texts] [--no-profile] [--no-split] [--no-halves]
 [--no-texts] [--no-bytecodes] (default 1000000 2; ``--help`` says what each does)
 """
 
@@ -75,7 +79,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import simulated_stream  # noqa: E402
+from _common import real_text_stream, simulated_stream  # noqa: E402
 
 OURS = """
 import hashlib, json, os, resource, sys, time
@@ -420,6 +424,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="interleaved runs of each way (floor, two cores, one core); the best counts (default 2)")
     parser.add_argument("--stream", type=Path, metavar="PATH",
                         help="bench this .jsonl stream instead of the two simulated ones")
+    parser.add_argument("--real-texts", action="store_true",
+                        help="also bench the 9-seat stream with real negotiation turns for its messages")
     for flag, what in (("--no-profile", "the cProfile ranks"), ("--no-split", "where one core's CPU goes"),
                        ("--no-halves", "the replay on two cores"), ("--no-texts", "the message texts"),
                        ("--no-bytecodes", "the bytecodes per event")):
@@ -438,6 +444,9 @@ def main() -> None:
     else:
         for agents in (None, 96):  # the simulator's default (8 players and a probe seat), and 96 players
             bench_stream(simulated_stream(events, agents=agents), simulated_stream(events // 4, agents=agents),
+                         rounds)
+        if args.real_texts:
+            bench_stream(real_text_stream(simulated_stream(events)), real_text_stream(simulated_stream(events // 4)),
                          rounds)
     if not args.no_profile:
         quarter = simulated_stream(events // 4, agents=96)
