@@ -116,7 +116,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -1611,32 +1611,41 @@ def own_repeats(family: np.ndarray, log: MessageLog, texts: _Texts, goods: froze
 
 class _Said:
     """One sender's texts of one family so far (:func:`own_repeats`): per distinct text (core), where it was
-    first said (or the message its first saying repeated), and per specific, the texts holding it."""
+    first said (or the message its first saying repeated), and per specific, the texts holding it, as a set
+    and in the order of those places."""
 
     __slots__ = ("first", "by_name", "least")
 
     def __init__(self) -> None:
         self.first: dict[int, int] = {}
-        self.by_name: dict[int, set[int]] = {}
-        self.least: int | None = None  # the smallest of ``first``'s positions
+        self.by_name: dict[int, tuple[set[int], list[tuple[int, int]]]] = {}
+        self.least: int | None = None  # the smallest of ``first``'s places
 
     def add(self, core: int, where: int, names: list[int]) -> None:
         self.first[core] = where
         for name in names:
-            self.by_name.setdefault(name, set()).add(core)
+            held = self.by_name.get(name)
+            if held is None:
+                held = self.by_name[name] = (set(), [])
+            held[0].add(core)
+            insort(held[1], (where, core))
         if self.least is None or where < self.least:
             self.least = where
 
     def holding(self, names: list[int]) -> int | None:
-        """The smallest position among the texts holding every one of ``names`` (None: no such text)."""
+        """The smallest place among the texts holding every one of ``names`` (None: no such text): the first,
+        in the order of places, of the texts of the rarest name that the others' hold too."""
         if not names:
             return self.least
-        lists = [self.by_name.get(name) for name in names]
-        if any(found is None for found in lists):
+        held = [self.by_name.get(name) for name in names]
+        if any(h is None for h in held):
             return None
-        sets = sorted((found for found in lists if found is not None), key=len)
-        cores = sets[0].intersection(*sets[1:])
-        return min((self.first[c] for c in cores), default=None)
+        found = sorted((h for h in held if h is not None), key=lambda h: len(h[0]))
+        others = [h[0] for h in found[1:]]
+        for where, core in found[0][1]:
+            if all(core in other for other in others):
+                return where
+        return None
 
 
 def first_heard_delays(parents: Mapping[int, Sequence[int]], log: MessageLog, clock: _Clock) -> list[int]:
