@@ -27,6 +27,7 @@ import dataclasses
 import os
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,13 @@ def match_options(parser: argparse.ArgumentParser, noise: str) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
 
 
+def market_lines(market: list[tuple[str, Any]], cell: Callable[[list[Any]], str]) -> None:
+    """One line per noise level of the second economy's matches (``market``: ``(level, outcome)``), ``cell`` of
+    that level's outcomes."""
+    for lv in ("none", "light", "medium", "heavy"):
+        print(f"    {lv:7s} " + cell([out for level, out in market if level == lv]))
+
+
 def firsts_of(args: argparse.Namespace) -> Firsts:
     """The first seeds ``--first`` names (:func:`match_options`), the tune split's without it."""
     return Firsts(*(int(x) for x in args.first.split(","))) if args.first else Firsts()
@@ -232,11 +240,9 @@ def main() -> None:
             print(f"  {st:16s} {lv:7s} " + " | ".join(cells))
     if market:
         print("  second economy (tune seeds), per level:")
-        for lv in ("none", "light", "medium", "heavy"):
-            mine = [out for level, out in market if level == lv]
-            print(f"    {lv:7s} " + " | ".join(
-                f"{label}: not clear {sum(o[label][0] != 'clear' for o in mine)}/{len(mine)}, pooled "
-                f"{sum(o[label][1] for o in mine)}" for label in labels))
+        market_lines(market, lambda mine: " | ".join(
+            f"{label}: not clear {sum(o[label][0] != 'clear' for o in mine)}/{len(mine)}, pooled "
+            f"{sum(o[label][1] for o in mine)}" for label in labels))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screens  # noqa: E402  (bench/screens.py: the simulation, the planted pairs, the sweep's settings)
-from feeder_hubs import DEFAULT, HONEST_WORLDS, firsts_of, jobs, match_options, seeds_said  # noqa: E402  (the same matches as that study)
+from feeder_hubs import DEFAULT, HONEST_WORLDS, firsts_of, jobs, market_lines, match_options, seeds_said  # noqa: E402  (the same matches as that study)
 
 WAYS = ("flag", "review")
 """``trade_feeds_review`` false (a feed paid in trades may reach ``flag``), then true."""
@@ -140,11 +140,9 @@ def main() -> None:
     print(f"  matches whose raised feeder pairs differ between the two ways: {moved} (the setting moves levels only)")
     if market:
         print("  second economy, per level (not clear / flag):")
-        for lv in ("none", "light", "medium", "heavy"):
-            mine = [out for level, out in market if level == lv]
-            print(f"    {lv:7s} " + " | ".join(
-                f"{way}: {sum(o[way] != 'clear' for o in mine)}/{len(mine)}, {sum(o[way] == 'flag' for o in mine)}"
-                for way in WAYS))
+        market_lines(market, lambda mine: " | ".join(
+            f"{way}: {sum(o[way] != 'clear' for o in mine)}/{len(mine)}, {sum(o[way] == 'flag' for o in mine)}"
+            for way in WAYS))
 
 
 if __name__ == "__main__":

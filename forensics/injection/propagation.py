@@ -1263,7 +1263,6 @@ class _ExactReading:
         self.thresholds: dict[str, Any] = {"max_novelty": max_novelty, "swap_every": swap_every,
                            "max_specific_swaps": max_specific_swaps}
         self.memo: dict[tuple[tuple[int, int], int, int, tuple[str, ...]], CopyEvidence | None] = {}
-        self.minus: dict[tuple[int, int], Tally] = {}
         self.family_tallies: dict[int, Tally] = {}
 
     def need(self, j: int, i: int) -> float:
@@ -1307,7 +1306,7 @@ class _ExactReading:
 
     def __call__(self, j: int, i: int) -> CopyEvidence | None:
         nid = self.texts.nid
-        families = self.families.around_key(j, i)  # (stands for around(j, i), as long as a family can be)
+        families = self.families.around_key(j, i)  # (two labels name around(j, i): a short key, however large)
         a, b = int(nid[j]), int(nid[i])
         child, al = self.texts.forward(j), self.alignments[(a, b)]
         tags = kept_tags(child, self.texts.forward(i))
@@ -1315,10 +1314,7 @@ class _ExactReading:
             tags = (*tags, CUT_MARK)
         key = (families, a, b, tags)
         if key not in self.memo:
-            minus = self.minus.get(families)
-            if minus is None:
-                minus = self.minus[families] = self.family_tally(j, i)
-            info = Information(self.counts, minus, PRIOR_MESSAGES)
+            info = Information(self.counts, self.family_tally(j, i), PRIOR_MESSAGES)
             wrapping = sum(info.tag(t) for t in tags)
             self.memo[key] = copied(al, self.texts.cores[a], self.texts.cores[b], info,
                                     min_shared_bits=self.need(j, i), wrapping_bits=wrapping,

@@ -189,7 +189,8 @@ class TierModel:
     """What the file says of its training (corpora, split, counts), kept for reports."""
     _by_kind: dict[str, tuple[frozenset[str], dict[str, float]]] = field(init=False, repr=False, compare=False)
     """The weights kind by kind (the n-gram's prefix, ``c`` for ``c:...``), keyed without the prefix, with
-    the set of those keys."""
+    the set of those keys (a set's intersection with a frozenset takes half the time it takes with a dict's
+    keys)."""
 
     def __post_init__(self) -> None:
         by_kind: dict[str, dict[str, float]] = {}
