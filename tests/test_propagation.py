@@ -687,6 +687,51 @@ def test_families_read_together_match_one_pair_at_a_time(piece: int, monkeypatch
     assert stock > 0 and len(families.by_labels) > 1
 
 
+@pytest.mark.parametrize("piece", [1 << 19, 300])
+def test_a_large_family_in_many_pairs_is_read_once_and_matches_each_pair(piece: int,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`_Families.prepare` reads each family once (a family in many pairs is not read again per
+    pair: the ticks two families both cover are laid run over run): each pair's :class:`Spread` is the
+    one :meth:`_Families._spread` gives its members read together, and its prompted agent-ticks are a
+    plain count of the ticks in some hearer's window.  Families made at random over a simulated match's
+    messages: one large, many small, pairs of the large one with most of the others."""
+    monkeypatch.setattr(P, "HEARINGS_PER_PIECE", piece)
+    _, p = _exposed("echo", 77, n_agents=12, ticks=150)
+    log = p.result().messages
+    n = len(log)
+    rng = np.random.default_rng(5)
+    big = np.sort(rng.choice(n, size=n // 3, replace=False))
+    rest = np.setdiff1d(np.arange(n), big)
+    small = rng.permutation(rest)[: 3 * (len(rest) // 6)].reshape(-1, 3)
+    j = np.concatenate((big[1:], small[:, 1], small[:, 2]))
+    i = np.concatenate((big[:-1], small[:, 0], small[:, 0]))
+    pairs = P._Pairs(j, i, np.ones(len(j), dtype=bool), np.zeros(len(j), dtype=bool))
+    flags = [rng.random(n) < share for share in (0.2, 0.3, 0.2)]
+    origin, unprompted, prompted = flags[0], flags[1] | flags[0], flags[2] & ~(flags[1] | flags[0])
+    clock = P._Clock.of(None, P.MAX_LAG)
+    families = P._Families(pairs, np.ones(len(j), dtype=bool), log, origin, unprompted, prompted, clock)
+    assert max(len(m) for m in families.members.values()) == len(big)
+    later = np.concatenate((small[:, 1], small[:40, 2], big[5:25]))
+    earlier = np.concatenate((np.repeat(big[:4], -(-len(small) // 4))[: len(small)], small[:40, 0], big[:20]))
+    families.prepare(later, earlier)
+    assert len(families.by_labels) > len(small)  # every pair of families read in prepare, none one at a time
+    alone = P._Families(pairs, np.ones(len(j), dtype=bool), log, origin, unprompted, prompted, clock)
+    tested = 0
+    for a, b in zip(later.tolist(), earlier.tolist()):
+        members = alone.around(a, b)
+        assert list(members) == sorted(set(members)) and {a, b} <= set(members)
+        together, apart = families.spread_around(a, b), alone._spread(members)
+        assert together == apart
+        ticks: dict[str, set[int]] = {}
+        for m in members:
+            for h in log[m].hearers:
+                ticks.setdefault(h, set()).update(range(log[m].tick, log[m].tick + P.MAX_LAG))
+        assert together.prompted_ticks == sum(len(t) for t in ticks.values())
+        assert together.unprompted == int(unprompted[list(members)].sum())
+        tested += together.prompted_ticks > 0 and len(together.families) == 2
+    assert tested > len(small) // 2
+
+
 def test_pairs_read_once_per_reading_match_each_pair() -> None:
     """:meth:`_ExactReading.each` reads a pair once per distinct reading (families, the two texts) and
     answers every pair as reading it alone does; :func:`P.in_time_pairs` is :func:`P.in_time` per pair,

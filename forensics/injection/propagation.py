@@ -120,6 +120,7 @@ from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+import heapq
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -685,8 +686,9 @@ def _poisson_tail(k: int, mean: float) -> float:
 class Spread:
     """How the text of a pair travels among its family (rule 4)."""
 
-    members: tuple[int, ...]
-    """The families of the pair (positions)."""
+    families: tuple[int, ...]
+    """The labels of the families of the pair (one or two; a family's label is its first message's
+    position)."""
     unprompted: int
     """Members said without their sender having heard one within the lag, nor said one before."""
     origin_senders: int
@@ -788,21 +790,20 @@ class _Families:
         self.span = span
         self.agent_ticks = len(agent_id) * (span + clock.max_lag)
         self.memo: dict[tuple[int, ...], Spread] = {}
-        self.joined: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.family_hearings: dict[int, int] = {}
         self.by_labels: dict[tuple[int, int], Spread] = {}
         self.agents = len(agent_id)
         self.hearings: list[int] | None = None
         """Per message, the agents who heard it (made when :meth:`prepare` first needs it)."""
 
     def around(self, j: int, i: int) -> tuple[int, ...]:
-        """The families of both messages, sorted."""
+        """The families of both messages, sorted (each family's members are kept in order: two
+        families are merged, not sorted afresh)."""
         fj, fi = int(self.label[j]), int(self.label[i])
-        key = (min(fj, fi), max(fj, fi))
-        got = self.joined.get(key)
-        if got is None:
-            out = set(self.members.get(fj, [j])) | set(self.members.get(fi, [i]))
-            got = self.joined[key] = tuple(sorted(out | {j, i}))
-        return got
+        mine = self.members.get(fj, [j])
+        if fj == fi:
+            return tuple(mine)
+        return tuple(heapq.merge(mine, self.members.get(fi, [i])))
 
     def around_key(self, j: int, i: int) -> tuple[int, int]:
         """The pair's families by their labels, the smaller first: one key per :meth:`around` (the members of
@@ -821,95 +822,141 @@ class _Families:
     def spread_around(self, j: int, i: int) -> Spread:
         """:meth:`spread` of :meth:`around` ``(j, i)`` (each pair of families read once: :meth:`prepare`
         reads many at a time)."""
-        fj, fi = int(self.label[j]), int(self.label[i])
-        key = (min(fj, fi), max(fj, fi))
+        key = self.around_key(j, i)
         got = self.by_labels.get(key)
         if got is None:
-            got = self.by_labels[key] = self.spread(self.around(j, i))
+            got = self.by_labels[key] = self._spread(self.around(j, i))
+        return got
+
+    def _hearings_of(self, label: int) -> int:
+        """Hearings of the family ``label``'s members (one per member and hearer)."""
+        got = self.family_hearings.get(label)
+        if got is None:
+            if self.hearings is None:
+                self.hearings = self.audience_sizes[self.audience_codes].tolist()
+            got = self.family_hearings[label] = sum(map(self.hearings.__getitem__, self.members.get(label, [label])))
         return got
 
     def prepare(self, later: np.ndarray, earlier: np.ndarray) -> None:
         """:meth:`spread_around` of every pair (``later[k]``, ``earlier[k]``) at once: the same sums as
-        :meth:`_spread`, with numpy over every pair of families not read yet (one sort of every
-        hearing of their members, keyed by the pair of families, the hearer and the tick)."""
+        :meth:`_spread`, with numpy, each family read once however many pairs it is in
+        (:meth:`_prepare_some`)."""
         fj, fi = self.label[later], self.label[earlier]
         lo, hi = np.minimum(fj, fi), np.maximum(fj, fi)
         n = len(self.label)
         firsts = unique(lo * n + hi if n < 1 << 31 else np.zeros(0, dtype=np.int64))
         keys = [(c // n, c % n) for c in firsts.tolist()]
         keys = [k for k in keys if k not in self.by_labels]
-        groups = []
-        for fa, fb in keys:
-            members = self.members.get(fa, [fa]) if fa == fb else [*self.members.get(fa, [fa]), *self.members.get(fb, [fb])]
-            groups.append(members)
-        # a piece of the pairs at a time, about HEARINGS_PER_PIECE hearings each (bounded memory)
+        # a piece of the pairs at a time, their families' hearings (each family once) about
+        # HEARINGS_PER_PIECE (bounded memory; a family larger than that is a piece with its pairs)
         start, hearings = 0, 0
-        if self.hearings is None:
-            self.hearings = self.audience_sizes[self.audience_codes].tolist()
-        hearings_of = self.hearings.__getitem__
-        for k, members in enumerate(groups):
-            size = sum(map(hearings_of, members))
+        held: set[int] = set()
+        for k, key in enumerate(keys):
+            size = sum(self._hearings_of(f) for f in set(key) - held)
             if hearings and hearings + size > HEARINGS_PER_PIECE:
-                self._prepare_some(keys[start:k], groups[start:k])
+                self._prepare_some(keys[start:k])
                 start, hearings = k, 0
+                held.clear()
+                size = sum(self._hearings_of(f) for f in set(key))
             hearings += size
+            held.update(key)
         if start < len(keys):
-            self._prepare_some(keys[start:], groups[start:])
+            self._prepare_some(keys[start:])
 
-    def _prepare_some(self, keys: Sequence[tuple[int, int]], groups: Sequence[list[int]]) -> None:
-        """:meth:`prepare` of the pairs of families ``keys`` (their members ``groups``)."""
-        # each hearing one number, (pair of families, hearer, tick) in fields of bits: split by shifts
-        tick_bits = max(1, (max(self.span, 1) - 1).bit_length())
+    def _prepare_some(self, keys: Sequence[tuple[int, int]]) -> None:
+        """:meth:`prepare` of the pairs of families ``keys``.
+
+        Each family is read once: its members' hearings sorted by (family, hearer, tick), each hearer's
+        windows (``max_lag`` ticks from each hearing) merged into runs, the family's agent-ticks prompted
+        the runs' lengths summed.  A pair of two families spends the ticks of both less the ticks both
+        cover (each run of the family with fewer runs laid over the other's, by a binary search): the
+        ticks of the union, as :meth:`_spread` counts them over the pair's members together.  The other
+        counts add (members of two families are distinct messages), the senders are joined as sets."""
+        labels = sorted({f for key in keys for f in key})
+        index = {f: k for k, f in enumerate(labels)}
+        groups = [self.members.get(f, [f]) for f in labels]
+        lag = self.max_lag
+        # each hearing one number, (family, hearer, tick) in fields of bits: split by shifts (a run ends
+        # at most max_lag ticks after the last tick: the tick field holds that too)
+        tick_bits = max(1, (max(self.span, 1) - 1 + lag).bit_length())
         agent_bits = max(1, (self.agents - 1).bit_length())
-        if max(1, (len(keys) - 1).bit_length()) + agent_bits + tick_bits > 62:
+        low_bits = agent_bits + tick_bits
+        if max(1, (len(labels) - 1).bit_length()) + low_bits > 62:
             return  # keys too wide for one number: read one pair at a time
+        count = len(labels)
         sizes_of = np.array([len(g) for g in groups], dtype=np.int64)
         at = np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int64, count=int(sizes_of.sum()))
-        group = np.repeat(np.arange(len(groups), dtype=np.int64), sizes_of)
+        group = np.repeat(np.arange(count, dtype=np.int64), sizes_of)
         aud = self.audience_codes[at]
         sizes = self.audience_sizes[aud]
         hearer = self.audience_members[expand(self.audience_starts[aud], sizes)]
         start = np.repeat(self.ticks[at] - int(self.ticks.min()), sizes)
         window = np.sort((((np.repeat(group, sizes) << agent_bits) | hearer) << tick_bits) | start)
-        # the union of each agent's windows: a window counts up to the next window of the same agent
-        # (a gap from one window to the next, capped, where the agent is the same: whole arrays, no
-        # gathers by a mask -- the sorted windows never step down, so the gaps are never negative)
-        span = np.full(len(window), self.max_lag, dtype=np.int64)
-        same = (window[1:] ^ window[:-1]) >> tick_bits == 0
-        np.copyto(span[:-1], np.minimum(np.diff(window), self.max_lag), where=same)
-        rows = np.bincount(window >> (agent_bits + tick_bits), minlength=len(groups))
-        summed = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(span)))
-        ends = np.cumsum(rows)
-        prompted_ticks = (summed[ends] - summed[ends - rows]).tolist()
-        alone = np.bincount(group, weights=self.unprompted[at], minlength=len(groups)).astype(np.int64).tolist()
-        echoes = np.bincount(group, weights=self.prompted[at], minlength=len(groups)).astype(np.int64).tolist()
+        # runs: a hearer's windows that meet or overlap, merged ([first, last + max_lag) ticks)
+        fresh = np.ones(len(window), dtype=bool)
+        fresh[1:] = ((window[1:] ^ window[:-1]) >> tick_bits != 0) | (np.diff(window) > lag)
+        begins = np.flatnonzero(fresh)
+        run_start = window[begins]
+        run_end = window[np.append(begins[1:], len(window)) - 1] + lag
+        covered = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(run_end - run_start)))
+        runs = np.bincount(run_start >> low_bits, minlength=count)
+        first_run = np.cumsum(runs) - runs
+        union = covered[first_run + runs] - covered[first_run]
+        # the pairs: each family's index; the ticks both of two families cover
+        a = np.array([index[fa] for fa, _ in keys], dtype=np.int64)
+        b = np.array([index[fb] for _, fb in keys], dtype=np.int64)
+        two = np.flatnonzero(a != b)
+        small = np.where(runs[a[two]] <= runs[b[two]], a[two], b[two])
+        other = a[two] + b[two] - small
+        laid = runs[small]
+        run = expand(first_run[small], laid)
+        moved = np.repeat((other - small) << low_bits, laid)  # a run of the smaller family in the other's field
+        lo_key, hi_key = run_start[run] + moved, run_end[run] + moved
+        first = np.searchsorted(run_end, lo_key, side="right")  # the other's first run ending after it starts
+        past = np.searchsorted(run_start, hi_key, side="left")  # and the first starting at or after its end
+        meets = past > first
+        first, past, lo_key, hi_key = first[meets], past[meets], lo_key[meets], hi_key[meets]
+        shared = (covered[past] - covered[first] - np.maximum(0, lo_key - run_start[first])
+                  - np.maximum(0, run_end[past - 1] - hi_key))
+        both = np.zeros(len(keys), dtype=np.int64)
+        np.add.at(both, np.repeat(two, laid)[meets], shared)
+        prompted_ticks = union[a]
+        prompted_ticks[two] += union[b[two]] - both[two]
+        # the counts per family, then per pair
+        alone_of = np.bincount(group, weights=self.unprompted[at], minlength=count).astype(np.int64)
+        echoes_of = np.bincount(group, weights=self.prompted[at], minlength=count).astype(np.int64)
         n_senders = int(self.sender_codes.max()) + 1
-        origins = self._distinct(group[self.origin[at]], self.sender_codes[at[self.origin[at]]], n_senders, len(groups))
+        origins_of = self._sender_sets(group[self.origin[at]], self.sender_codes[at[self.origin[at]]], n_senders, count)
         loud = self.unprompted[at]
-        senders = self._distinct(group[loud], self.sender_codes[at[loud]], n_senders, len(groups))
+        senders_of = self._sender_sets(group[loud], self.sender_codes[at[loud]], n_senders, count)
         said = self.ticks[at[loud]]
-        first = np.full(len(groups), np.iinfo(np.int64).max, dtype=np.int64)
-        last = np.full(len(groups), np.iinfo(np.int64).min, dtype=np.int64)
-        np.minimum.at(first, group[loud], said)
-        np.maximum.at(last, group[loud], said)
-        for k, (key, members) in enumerate(zip(keys, groups)):
-            ms = self.around(members[0], members[-1])
-            unprompted_ticks = max(1, self.agent_ticks - prompted_ticks[k])
-            mean = max(1, alone[k]) / unprompted_ticks * prompted_ticks[k]
-            spread = int(last[k] - first[k]) if alone[k] else 0
+        first_said = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
+        last_said = np.full(count, np.iinfo(np.int64).min, dtype=np.int64)
+        np.minimum.at(first_said, group[loud], said)
+        np.maximum.at(last_said, group[loud], said)
+        apart = a != b
+        alone = (alone_of[a] + np.where(apart, alone_of[b], 0)).tolist()
+        echoes = (echoes_of[a] + np.where(apart, echoes_of[b], 0)).tolist()
+        firsts = np.minimum(first_said[a], first_said[b]).tolist()
+        lasts = np.maximum(last_said[a], last_said[b]).tolist()
+        prompted = prompted_ticks.tolist()
+        for k, (key, fa, fb) in enumerate(zip(keys, a.tolist(), b.tolist())):
+            unprompted_ticks = max(1, self.agent_ticks - prompted[k])
+            mean = max(1, alone[k]) / unprompted_ticks * prompted[k]
+            spread = int(lasts[k] - firsts[k]) if alone[k] else 0
             burst = burst_p_value(spread, alone[k], self.span) if spread <= self.max_lag else 1.0
-            got = self.memo.get(ms)
-            if got is None:
-                got = self.memo[ms] = Spread(ms, alone[k], origins[k], echoes[k], prompted_ticks[k],
-                                             _poisson_tail(echoes[k], mean), senders[k], burst)
-            self.by_labels[key] = got
+            self.by_labels[key] = Spread(key if fa != fb else key[:1], alone[k], (origins_of[fa] | origins_of[fb]).bit_count(),
+                                         echoes[k], prompted[k], _poisson_tail(echoes[k], mean),
+                                         (senders_of[fa] | senders_of[fb]).bit_count(), burst)
 
     @staticmethod
-    def _distinct(group: np.ndarray, sender: np.ndarray, n_senders: int, groups: int) -> list[int]:
-        """Per group: its distinct senders."""
-        pairs = unique(group * n_senders + sender)
-        counts: list[int] = np.bincount(pairs // n_senders, minlength=groups).tolist()
-        return counts
+    def _sender_sets(group: np.ndarray, sender: np.ndarray, n_senders: int, groups: int) -> list[int]:
+        """Per group: its distinct senders, as the bits of a number (sender ``s`` the bit ``1 << s``)."""
+        sets = [0] * groups
+        held, who = np.divmod(unique(group * n_senders + sender), n_senders)
+        for g, s in zip(held.tolist(), who.tolist()):
+            sets[g] |= 1 << s
+        return sets
 
     def spread(self, members: tuple[int, ...]) -> Spread:
         """How the text of ``members`` travels (rule 4): unprompted productions per agent-tick spent
@@ -945,7 +992,8 @@ class _Families:
         # at once: within the time agents take to pass on what they heard (a phrase said over a longer
         # stretch is said on its own, more in some phases of a match than in others)
         burst = burst_p_value(spread, len(said), self.span) if spread <= self.max_lag else 1.0
-        return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean), senders, burst)
+        families = tuple(unique(self.label[at]).tolist())
+        return Spread(families, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean), senders, burst)
 
 
 def burst_p_value(spread: int, count: int, ticks: int) -> float:
