@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
@@ -147,3 +148,26 @@ def test_families_counted_apart_and_joined_count_as_counted_together() -> None:
         assert joined.messages == together.messages
         assert all(joined.df.get(u, 0) == together.df.get(u, 0) for u in range(41))
         assert dict(joined.df) == dict(together.df)
+
+
+@pytest.mark.parametrize("piece", [1 << 18, 50])
+def test_a_tally_counts_each_unit_once_per_message_read_in_pieces(piece: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`Tally.of` per unit: the messages holding it (a unit repeated in one message counts once), the
+    same read a piece of the messages at a time (``TALLY_PIECE`` units) as all at once, against a plain count;
+    unit numbers past 32 bits, 32-bit arrays and plain lists read alike."""
+    from collections import Counter
+
+    import numpy as np
+
+    from daishi_forensics.injection import _information
+    from daishi_forensics.injection._information import Tally
+
+    monkeypatch.setattr(_information, "TALLY_PIECE", piece)
+    rnd = np.random.default_rng(11)
+    for high in (300, 1 << 40):
+        for _ in range(30):
+            held = [rnd.integers(0, high, rnd.integers(0, 90)) for _ in range(rnd.integers(1, 40))]
+            plain = Counter(u for units in held for u in set(units.tolist()))
+            assert Tally.of(held) == Tally(len(held), dict(sorted(plain.items())))
+            if high < 1 << 31:
+                assert Tally.of([u.astype(np.int32) for u in held]) == Tally.of([u.tolist() for u in held])

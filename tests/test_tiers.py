@@ -662,6 +662,10 @@ def test_the_score_is_its_formula_over_the_features() -> None:
         top = sorted(((g, w * scale) for g, w in hits if w > 0), key=lambda gw: (-gw[1], gw[0]))[:tier_model.TOP]
         scored = model.score(text, shown)
         assert (scored.value, scored.top) == (value, tuple(top)), raw[:60]
+        # named only from a score: the same value; the n-grams named at or over it, none under it
+        assert model.score(text, shown, named_from=value) == scored
+        under = model.score(text, shown, named_from=math.nextafter(value, math.inf))
+        assert (under.value, under.threshold, under.top) == (value, scored.threshold, ())
 
 
 def test_the_skeleton_keeps_the_frame_and_hides_the_content_words() -> None:

@@ -132,6 +132,22 @@ SMALL_TALLY = 512
 """Up to this many units in all, :meth:`Tally.of` counts them with Python sets, beyond with numpy."""
 
 
+TALLY_PIECE = 1 << 18
+"""Units :meth:`Tally.of` reads at a time (bounded memory)."""
+
+
+def _distinct_per_message(held: Sequence[np.ndarray]) -> np.ndarray:
+    """The units of each message of ``held``, each once per message, end to end (as 32-bit numbers where
+    they fit)."""
+    flat = np.concatenate(held).astype(np.int64)
+    if not len(flat):
+        return flat
+    stride = int(flat.max()) + 1
+    owner = np.repeat(np.arange(len(held), dtype=np.int64), [len(u) for u in held])
+    out: np.ndarray = np.unique(owner * stride + flat) % stride
+    return out.astype(np.int32) if stride <= 1 << 31 else out
+
+
 @dataclass(frozen=True)
 class Tally:
     """A few messages' units counted (the pair's family, taken from :class:`Counts`): per unit number
@@ -147,7 +163,7 @@ class Tally:
         >>> Tally.of([np.array([4, 1, 4]), np.array([1])])
         Tally(messages=2, df={1: 2, 4: 1})
         """
-        held = [np.asarray(u, dtype=np.int64) for u in units]
+        held = [u if isinstance(u, np.ndarray) else np.asarray(u, dtype=np.int64) for u in units]
         if not held:
             return cls(0, {})
         if sum(map(len, held)) <= SMALL_TALLY:  # a few units: counted in Python (numpy's set-up costs more)
@@ -155,12 +171,17 @@ class Tally:
             for u in held:
                 counted.update(set(u.tolist()))
             return cls(len(held), dict(sorted(counted.items())))
-        flat = np.concatenate(held)
-        if not len(flat):
-            return cls(len(held), {})
-        stride = int(flat.max()) + 1
-        owner = np.repeat(np.arange(len(held), dtype=np.int64), [len(u) for u in held])
-        distinct, times = np.unique(np.unique(owner * stride + flat) % stride, return_counts=True)
+        # each message's distinct units, a piece of the messages at a time (TALLY_PIECE units: a family
+        # of tens of thousands of messages is counted in bounded memory), then counted over all
+        kept: list[np.ndarray] = []
+        start, size = 0, 0
+        for k, u in enumerate(held):
+            if size and size + len(u) > TALLY_PIECE:
+                kept.append(_distinct_per_message(held[start:k]))
+                start, size = k, 0
+            size += len(u)
+        kept.append(_distinct_per_message(held[start:]))
+        distinct, times = np.unique(np.concatenate(kept), return_counts=True)
         return cls(len(held), dict(zip(distinct.tolist(), times.tolist())))
 
     @classmethod

@@ -200,9 +200,11 @@ class TierModel:
                 by_kind.setdefault(kind, {})[rest] = weight
         object.__setattr__(self, "_by_kind", {kind: (frozenset(w), w) for kind, w in by_kind.items()})
 
-    def score(self, text: Text, signs: Iterable[str] = ()) -> LearnedScore:
+    def score(self, text: Text, signs: Iterable[str] = (), *, named_from: float | None = None) -> LearnedScore:
         """The score of a normalized message and the n-grams behind it (``signs``: the rules'
-        hints and cues it shows, :func:`.tier_rules.signs`).
+        hints and cues it shows, :func:`.tier_rules.signs`).  ``named_from``: the n-grams are named
+        only when the score reaches it (None: always); a caller that keeps the score only when it
+        flags passes the threshold it flags at, and an unflagged message's n-grams are not ranked.
 
         The n-grams are read kind by kind (:func:`_grams_by_kind`), those the model weighs found by a set's
         intersection without their prefix: the same n-grams as :func:`features`, the same weights; their sum
@@ -215,17 +217,21 @@ class TierModel:
         scale = 1.0 / math.sqrt(count)
         by_kind = self._by_kind
         found: list[float] = []
-        up: list[tuple[float, str, str]] = []  # (minus the contribution, kind, n-gram): sorted as they stand
+        hits: list[tuple[str, set[str], dict[str, float]]] = []
         for kind, grams in kinds:
             known = by_kind.get(kind)
             if known is None:
                 continue
             keys, weights = known
-            hit = [(weights[g], g) for g in grams & keys]
-            found += [w for w, _g in hit]
-            up += [(-(w * scale), kind, g) for w, g in hit if w > 0]
+            hit = grams & keys
+            if hit:
+                found += map(weights.__getitem__, hit)
+                hits.append((kind, hit, weights))
         value = self.bias + math.fsum(found) * scale
-        up.sort()
+        if named_from is not None and value < named_from:
+            return LearnedScore(value, self.threshold, ())
+        # (minus the contribution, kind, n-gram): sorted as they stand
+        up = sorted((-(w * scale), kind, g) for kind, hit, weights in hits for g in hit if (w := weights[g]) > 0)
         top = [(kind + ":" + g, -minus) for minus, kind, g in up[:TOP]]
         return LearnedScore(value, self.threshold, tuple(top))
 

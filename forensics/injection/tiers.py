@@ -163,8 +163,9 @@ def _classify(text: str, model: bool) -> TierVerdict:
         return TierVerdict("persuasion", None, verdict.reason + "; no cue for the learned score", norm.truncated)
     else:
         heard = f"no cue, but {UNCUED_WORDS} words or more: heard as a long text"
-    scored = load_model().score(norm, signs(norm))
     shift = (0.0 if cue else UNCUED_MARGIN) - (LONG_RELIEF if words >= LONG_WORDS else 0.0)
+    model_ = load_model()
+    scored = model_.score(norm, signs(norm), named_from=model_.threshold + shift)
     if shift:
         scored = replace(scored, threshold=scored.threshold + shift)
     if scored.flagged:
