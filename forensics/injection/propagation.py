@@ -945,9 +945,10 @@ class _Families:
             mean = max(1, alone[k]) / unprompted_ticks * prompted[k]
             spread = int(lasts[k] - firsts[k]) if alone[k] else 0
             burst = burst_p_value(spread, alone[k], self.span) if spread <= self.max_lag else 1.0
-            self.by_labels[key] = Spread(key if fa != fb else key[:1], alone[k], (origins_of[fa] | origins_of[fb]).bit_count(),
-                                         echoes[k], prompted[k], _poisson_tail(echoes[k], mean),
-                                         (senders_of[fa] | senders_of[fb]).bit_count(), burst)
+            origins = (origins_of[fa] | origins_of[fb]).bit_count()
+            senders = (senders_of[fa] | senders_of[fb]).bit_count()
+            self.by_labels[key] = Spread(key if fa != fb else key[:1], alone[k], origins, echoes[k], prompted[k],
+                                         _poisson_tail(echoes[k], mean), senders, burst)
 
     @staticmethod
     def _sender_sets(group: np.ndarray, sender: np.ndarray, n_senders: int, groups: int) -> list[int]:
