@@ -687,6 +687,23 @@ def test_families_read_together_match_one_pair_at_a_time(piece: int, monkeypatch
     assert stock > 0 and len(families.by_labels) > 1
 
 
+def test_runs_merge_a_hearers_windows_and_lay_one_familys_over_anothers() -> None:
+    """Windows of 3 ticks, keys (family, hearer, tick) with 5 tick bits and 1 hearer bit.  Family 0: hearer 0
+    at ticks 0, 2, 10 (runs [0, 5) and [10, 13): 8 ticks), hearer 1 at 4 ([4, 7): 3); family 1: hearer 0 at
+    1 and 11 (6), hearer 1 at 20 (3).  Both cover [1, 4) and [11, 13) of hearer 0: 5 ticks, so the two
+    together 11 + 9 - 5 = 15, as the union [0, 5), [10, 14) and [4, 7), [20, 23) counts."""
+    def key(family: int, hearer: int, tick: int) -> int:
+        return (family << 6) | (hearer << 5) | tick
+
+    window = np.sort(np.array([key(0, 0, 0), key(0, 0, 2), key(0, 0, 10), key(0, 1, 4),
+                               key(1, 0, 1), key(1, 0, 11), key(1, 1, 20)], dtype=np.int64))
+    runs = P._Runs.of(window, 2, 3, 5, 6)
+    assert runs.count.tolist() == [3, 3] and runs.union().tolist() == [11, 9]
+    assert runs.shared(np.array([0, 1]), np.array([1, 0])).tolist() == [5, 5]
+    empty = P._Runs.of(np.zeros(0, dtype=np.int64), 2, 3, 5, 6)
+    assert empty.union().tolist() == [0, 0] and empty.shared(np.array([0]), np.array([1])).tolist() == [0]
+
+
 @pytest.mark.parametrize("piece", [1 << 19, 300])
 def test_a_large_family_in_many_pairs_is_read_once_and_matches_each_pair(piece: int,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:

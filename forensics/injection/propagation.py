@@ -748,6 +748,74 @@ def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return label
 
 
+@dataclass(frozen=True, slots=True)
+class _Runs:
+    """Families' hearings, each hearer's windows that meet or overlap merged into runs (``[first, last +
+    max_lag)`` ticks): each run by its keys ``(family, hearer, tick)`` in fields of bits (``low_bits``
+    below the family), sorted; ``covered`` the runs' lengths summed up to each run (from 0)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    covered: np.ndarray
+    count: np.ndarray
+    """Per family: its runs."""
+    first: np.ndarray
+    """Per family: its first run."""
+    low_bits: int
+
+    @classmethod
+    def of(cls, window: np.ndarray, families: int, lag: int, tick_bits: int, low_bits: int) -> _Runs:
+        """The runs of sorted hearing keys ``window`` (``(family, hearer, tick)``, the tick in the lowest
+        ``tick_bits``, the family above ``low_bits``; ``families`` of them), each window ``lag`` ticks."""
+        fresh = np.ones(len(window), dtype=bool)
+        fresh[1:] = ((window[1:] ^ window[:-1]) >> tick_bits != 0) | (np.diff(window) > lag)
+        begins = np.flatnonzero(fresh)
+        start = window[begins]
+        end = window[np.append(begins[1:], len(window)) - 1] + lag if len(window) else start
+        covered = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(end - start)))
+        count = np.bincount(start >> low_bits, minlength=families)
+        return cls(start, end, covered, count, np.cumsum(count) - count, low_bits)
+
+    def union(self) -> np.ndarray:
+        """Per family: the agent-ticks its runs cover."""
+        out: np.ndarray = self.covered[self.first + self.count] - self.covered[self.first]
+        return out
+
+    def shared(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Per pair of two families (``a[k]``, ``b[k]``): the agent-ticks both cover.  Each run of the
+        family with fewer runs laid over the other's (the runs of one hearer are disjoint and sorted): the
+        other's runs from the first ending after it starts to the last starting before it ends, their
+        lengths less what lies outside it at either end."""
+        small = np.where(self.count[a] <= self.count[b], a, b)
+        other = a + b - small
+        laid = self.count[small]
+        run = expand(self.first[small], laid)
+        moved = np.repeat((other - small) << self.low_bits, laid)  # in the other family's field
+        lo, hi = self.start[run] + moved, self.end[run] + moved
+        first = np.searchsorted(self.end, lo, side="right")
+        past = np.searchsorted(self.start, hi, side="left")
+        meets = past > first
+        first, past, lo, hi = first[meets], past[meets], lo[meets], hi[meets]
+        overlap = (self.covered[past] - self.covered[first] - np.maximum(0, lo - self.start[first])
+                   - np.maximum(0, self.end[past - 1] - hi))
+        both = np.zeros(len(a), dtype=np.int64)
+        np.add.at(both, np.repeat(np.arange(len(a), dtype=np.int64), laid)[meets], overlap)
+        return both
+
+
+@dataclass(frozen=True, slots=True)
+class _FamilyCounts:
+    """Per family: what :class:`Spread` sums (``alone``, ``echoes``), joins as sets (``origins``,
+    ``senders``: senders as bits of a number) or bounds (the first and last tick said unprompted)."""
+
+    alone: np.ndarray
+    echoes: np.ndarray
+    origins: list[int]
+    senders: list[int]
+    first_said: np.ndarray
+    last_said: np.ndarray
+
+
 HEARINGS_PER_PIECE = 1 << 19
 """Hearings (a member of a pair of families, one of its hearers) rule 4's spreads are summed over at a
 time (:meth:`_Families.prepare`: bounded memory)."""
@@ -866,80 +934,42 @@ class _Families:
     def _prepare_some(self, keys: Sequence[tuple[int, int]]) -> None:
         """:meth:`prepare` of the pairs of families ``keys``.
 
-        Each family is read once: its members' hearings sorted by (family, hearer, tick), each hearer's
-        windows (``max_lag`` ticks from each hearing) merged into runs, the family's agent-ticks prompted
-        the runs' lengths summed.  A pair of two families spends the ticks of both less the ticks both
-        cover (each run of the family with fewer runs laid over the other's, by a binary search): the
-        ticks of the union, as :meth:`_spread` counts them over the pair's members together.  The other
-        counts add (members of two families are distinct messages), the senders are joined as sets."""
+        Each family is read once: its hearers' windows merged into runs (:class:`_Runs`), the family's
+        agent-ticks prompted the runs' lengths summed.  A pair of two families spends the ticks of both
+        less the ticks both cover (:meth:`_Runs.shared`): the ticks of the union, as :meth:`_spread` counts
+        them over the pair's members together.  The other counts add (members of two families are distinct
+        messages), the senders are joined as sets (:meth:`_family_counts`)."""
         labels = sorted({f for key in keys for f in key})
         index = {f: k for k, f in enumerate(labels)}
         groups = [self.members.get(f, [f]) for f in labels]
-        lag = self.max_lag
         # each hearing one number, (family, hearer, tick) in fields of bits: split by shifts (a run ends
         # at most max_lag ticks after the last tick: the tick field holds that too)
-        tick_bits = max(1, (max(self.span, 1) - 1 + lag).bit_length())
+        tick_bits = max(1, (max(self.span, 1) - 1 + self.max_lag).bit_length())
         agent_bits = max(1, (self.agents - 1).bit_length())
-        low_bits = agent_bits + tick_bits
-        if max(1, (len(labels) - 1).bit_length()) + low_bits > 62:
+        if max(1, (len(labels) - 1).bit_length()) + agent_bits + tick_bits > 62:
             return  # keys too wide for one number: read one pair at a time
-        count = len(labels)
         sizes_of = np.array([len(g) for g in groups], dtype=np.int64)
         at = np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int64, count=int(sizes_of.sum()))
-        group = np.repeat(np.arange(count, dtype=np.int64), sizes_of)
+        group = np.repeat(np.arange(len(labels), dtype=np.int64), sizes_of)
         aud = self.audience_codes[at]
         sizes = self.audience_sizes[aud]
         hearer = self.audience_members[expand(self.audience_starts[aud], sizes)]
         start = np.repeat(self.ticks[at] - int(self.ticks.min()), sizes)
         window = np.sort((((np.repeat(group, sizes) << agent_bits) | hearer) << tick_bits) | start)
-        # runs: a hearer's windows that meet or overlap, merged ([first, last + max_lag) ticks)
-        fresh = np.ones(len(window), dtype=bool)
-        fresh[1:] = ((window[1:] ^ window[:-1]) >> tick_bits != 0) | (np.diff(window) > lag)
-        begins = np.flatnonzero(fresh)
-        run_start = window[begins]
-        run_end = window[np.append(begins[1:], len(window)) - 1] + lag
-        covered = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(run_end - run_start)))
-        runs = np.bincount(run_start >> low_bits, minlength=count)
-        first_run = np.cumsum(runs) - runs
-        union = covered[first_run + runs] - covered[first_run]
-        # the pairs: each family's index; the ticks both of two families cover
+        runs = _Runs.of(window, len(labels), self.max_lag, tick_bits, agent_bits + tick_bits)
         a = np.array([index[fa] for fa, _ in keys], dtype=np.int64)
         b = np.array([index[fb] for _, fb in keys], dtype=np.int64)
-        two = np.flatnonzero(a != b)
-        small = np.where(runs[a[two]] <= runs[b[two]], a[two], b[two])
-        other = a[two] + b[two] - small
-        laid = runs[small]
-        run = expand(first_run[small], laid)
-        moved = np.repeat((other - small) << low_bits, laid)  # a run of the smaller family in the other's field
-        lo_key, hi_key = run_start[run] + moved, run_end[run] + moved
-        first = np.searchsorted(run_end, lo_key, side="right")  # the other's first run ending after it starts
-        past = np.searchsorted(run_start, hi_key, side="left")  # and the first starting at or after its end
-        meets = past > first
-        first, past, lo_key, hi_key = first[meets], past[meets], lo_key[meets], hi_key[meets]
-        shared = (covered[past] - covered[first] - np.maximum(0, lo_key - run_start[first])
-                  - np.maximum(0, run_end[past - 1] - hi_key))
-        both = np.zeros(len(keys), dtype=np.int64)
-        np.add.at(both, np.repeat(two, laid)[meets], shared)
-        prompted_ticks = union[a]
-        prompted_ticks[two] += union[b[two]] - both[two]
-        # the counts per family, then per pair
-        alone_of = np.bincount(group, weights=self.unprompted[at], minlength=count).astype(np.int64)
-        echoes_of = np.bincount(group, weights=self.prompted[at], minlength=count).astype(np.int64)
-        n_senders = int(self.sender_codes.max()) + 1
-        origins_of = self._sender_sets(group[self.origin[at]], self.sender_codes[at[self.origin[at]]], n_senders, count)
-        loud = self.unprompted[at]
-        senders_of = self._sender_sets(group[loud], self.sender_codes[at[loud]], n_senders, count)
-        said = self.ticks[at[loud]]
-        first_said = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
-        last_said = np.full(count, np.iinfo(np.int64).min, dtype=np.int64)
-        np.minimum.at(first_said, group[loud], said)
-        np.maximum.at(last_said, group[loud], said)
         apart = a != b
-        alone = (alone_of[a] + np.where(apart, alone_of[b], 0)).tolist()
-        echoes = (echoes_of[a] + np.where(apart, echoes_of[b], 0)).tolist()
-        firsts = np.minimum(first_said[a], first_said[b]).tolist()
-        lasts = np.maximum(last_said[a], last_said[b]).tolist()
+        union = runs.union()
+        prompted_ticks = union[a] + np.where(apart, union[b], 0)
+        prompted_ticks[apart] -= runs.shared(a[apart], b[apart])
+        counts = self._family_counts(at, group, len(labels))
+        alone = (counts.alone[a] + np.where(apart, counts.alone[b], 0)).tolist()
+        echoes = (counts.echoes[a] + np.where(apart, counts.echoes[b], 0)).tolist()
+        firsts = np.minimum(counts.first_said[a], counts.first_said[b]).tolist()
+        lasts = np.maximum(counts.last_said[a], counts.last_said[b]).tolist()
         prompted = prompted_ticks.tolist()
+        origins_of, senders_of = counts.origins, counts.senders
         for k, (key, fa, fb) in enumerate(zip(keys, a.tolist(), b.tolist())):
             unprompted_ticks = max(1, self.agent_ticks - prompted[k])
             mean = max(1, alone[k]) / unprompted_ticks * prompted[k]
@@ -949,6 +979,23 @@ class _Families:
             senders = (senders_of[fa] | senders_of[fb]).bit_count()
             self.by_labels[key] = Spread(key if fa != fb else key[:1], alone[k], origins, echoes[k], prompted[k],
                                          _poisson_tail(echoes[k], mean), senders, burst)
+
+    def _family_counts(self, at: np.ndarray, group: np.ndarray, count: int) -> _FamilyCounts:
+        """Per family (``group[k]`` the family of message ``at[k]``, ``count`` families): the counts
+        :class:`Spread` sums or joins."""
+        n_senders = int(self.sender_codes.max()) + 1
+        loud = self.unprompted[at]
+        said = self.ticks[at[loud]]
+        first_said = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
+        last_said = np.full(count, np.iinfo(np.int64).min, dtype=np.int64)
+        np.minimum.at(first_said, group[loud], said)
+        np.maximum.at(last_said, group[loud], said)
+        return _FamilyCounts(
+            alone=np.bincount(group, weights=self.unprompted[at], minlength=count).astype(np.int64),
+            echoes=np.bincount(group, weights=self.prompted[at], minlength=count).astype(np.int64),
+            origins=self._sender_sets(group[self.origin[at]], self.sender_codes[at[self.origin[at]]], n_senders, count),
+            senders=self._sender_sets(group[loud], self.sender_codes[at[loud]], n_senders, count),
+            first_said=first_said, last_said=last_said)
 
     @staticmethod
     def _sender_sets(group: np.ndarray, sender: np.ndarray, n_senders: int, groups: int) -> list[int]:
