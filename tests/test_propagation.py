@@ -709,7 +709,7 @@ def test_a_large_family_in_many_pairs_is_read_once_and_matches_each_pair(piece: 
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """:meth:`_Families.prepare` reads each family once (a family in many pairs is not read again per
     pair: the ticks two families both cover are laid run over run): each pair's :class:`Spread` is the
-    one :meth:`_Families._spread` gives its members read together, and its prompted agent-ticks are a
+    one :meth:`_Families.spread` gives its members read together, and its prompted agent-ticks are a
     plain count of the ticks in some hearer's window.  Families made at random over a simulated match's
     messages: one large, many small, pairs of the large one with most of the others."""
     monkeypatch.setattr(P, "HEARINGS_PER_PIECE", piece)
@@ -737,7 +737,7 @@ def test_a_large_family_in_many_pairs_is_read_once_and_matches_each_pair(piece: 
     for a, b in zip(later.tolist(), earlier.tolist()):
         members = alone.around(a, b)
         assert list(members) == sorted(set(members)) and {a, b} <= set(members)
-        together, apart = families.spread_around(a, b), alone._spread(members)
+        together, apart = families.spread_around(a, b), alone.spread(members)
         assert together == apart
         ticks: dict[str, set[int]] = {}
         for m in members:

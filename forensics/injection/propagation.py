@@ -857,7 +857,6 @@ class _Families:
         span = int(self.ticks.max()) - int(self.ticks.min()) + 1 if n else 0
         self.span = span
         self.agent_ticks = len(agent_id) * (span + clock.max_lag)
-        self.memo: dict[tuple[int, ...], Spread] = {}
         self.family_hearings: dict[int, int] = {}
         self.by_labels: dict[tuple[int, int], Spread] = {}
         self.agents = len(agent_id)
@@ -893,7 +892,7 @@ class _Families:
         key = self.around_key(j, i)
         got = self.by_labels.get(key)
         if got is None:
-            got = self.by_labels[key] = self._spread(self.around(j, i))
+            got = self.by_labels[key] = self.spread(self.around(j, i))
         return got
 
     def _hearings_of(self, label: int) -> int:
@@ -907,7 +906,7 @@ class _Families:
 
     def prepare(self, later: np.ndarray, earlier: np.ndarray) -> None:
         """:meth:`spread_around` of every pair (``later[k]``, ``earlier[k]``) at once: the same sums as
-        :meth:`_spread`, with numpy, each family read once however many pairs it is in
+        :meth:`spread`, with numpy, each family read once however many pairs it is in
         (:meth:`_prepare_some`)."""
         fj, fi = self.label[later], self.label[earlier]
         lo, hi = np.minimum(fj, fi), np.maximum(fj, fi)
@@ -936,7 +935,7 @@ class _Families:
 
         Each family is read once: its hearers' windows merged into runs (:class:`_Runs`), the family's
         agent-ticks prompted the runs' lengths summed.  A pair of two families spends the ticks of both
-        less the ticks both cover (:meth:`_Runs.shared`): the ticks of the union, as :meth:`_spread` counts
+        less the ticks both cover (:meth:`_Runs.shared`): the ticks of the union, as :meth:`spread` counts
         them over the pair's members together.  The other counts add (members of two families are distinct
         messages), the senders are joined as sets (:meth:`_family_counts`)."""
         labels = sorted({f for key in keys for f in key})
@@ -1010,13 +1009,7 @@ class _Families:
         """How the text of ``members`` travels (rule 4): unprompted productions per agent-tick spent
         unprompted (not within ``max_lag`` ticks after hearing a member), and the prompted count
         against a Poisson count at that rate over the agent-ticks spent prompted."""
-        got = self.memo.get(members)
-        if got is None:
-            got = self.memo[members] = self._spread(members)
-        return got
-
-    def _spread(self, ms: tuple[int, ...]) -> Spread:
-        at = np.array(ms, dtype=np.int64)
+        at = np.array(members, dtype=np.int64)
         aud = self.audience_codes[at]
         sizes = self.audience_sizes[aud]
         hearer = self.audience_members[expand(self.audience_starts[aud], sizes)]

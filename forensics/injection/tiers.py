@@ -164,8 +164,8 @@ def _classify(text: str, model: bool) -> TierVerdict:
     else:
         heard = f"no cue, but {UNCUED_WORDS} words or more: heard as a long text"
     shift = (0.0 if cue else UNCUED_MARGIN) - (LONG_RELIEF if words >= LONG_WORDS else 0.0)
-    model_ = load_model()
-    scored = model_.score(norm, signs(norm), named_from=model_.threshold + shift)
+    learned = load_model()
+    scored = learned.score(norm, signs(norm), named_from=learned.threshold + shift)
     if shift:
         scored = replace(scored, threshold=scored.threshold + shift)
     if scored.flagged:
