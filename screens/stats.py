@@ -112,10 +112,12 @@ def sign_flip_p(values: Sequence[float], grid: int = GRID) -> tuple[float, float
     for size in ints:  # only the sums reached so far are read and written (the rest stays 0 in both tables)
         lo, hi = total - span, total + span + 1
         new = spare[lo - size:hi + size]
-        new[:] = 0.0  # (the spare held sums reached two values ago: all within this window)
-        half = 0.5 * dist[lo:hi]
-        new[2 * size:] += half
-        new[:hi - lo] += half
+        # (the spare held sums reached two values ago: all within this window) each sum gets half of the one
+        # ``size`` below and half of the one ``size`` above: written, then added (a cell's two halves added in
+        # either order are the same double)
+        half = np.multiply(dist[lo:hi], 0.5, out=new[:hi - lo])
+        new[hi - lo:] = 0.0
+        new[2 * size:] += half  # (numpy reads an operand the output overlaps as if copied first)
         spare, dist = dist, spare
         span += size
     offsets = np.abs(np.arange(-total, total + 1))

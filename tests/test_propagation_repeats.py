@@ -133,6 +133,46 @@ def test_the_index_of_texts_said_answers_as_reading_each_earlier_text() -> None:
             earlier[core] = (where, names)
 
 
+def test_own_repeats_answer_as_reading_each_earlier_message_of_the_sender_and_family() -> None:
+    """Rule 6's own repeat, per message: the first earlier message of its sender and family with the same words,
+    else the first earlier text of theirs holding every specific it names (any, when it names none), else none;
+    read on random logs (senders of one text per family, most of them, and of many) as every earlier message in
+    turn, against :func:`own_repeats` (which reads families of one text without the index)."""
+    import random
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from daishi_forensics.injection.propagation import own_repeats
+
+    words = ["food", "wood", "r_1_2", "7", "hello", "there", "ore"]  # five specifics, two plain words
+    goods = frozenset({"food", "wood", "ore"})
+    rnd = random.Random(11)
+    for _ in range(200):
+        n_cores = rnd.randint(1, 12)
+        core_words = [sorted(rnd.sample(range(len(words)), rnd.randint(0, 4))) for _ in range(n_cores)]
+        n = rnd.randint(0, 60)
+        sender = [rnd.randint(0, 3) for _ in range(n)]
+        family = np.array([rnd.randint(0, 2) for _ in range(n)], dtype=np.int64)
+        nid = np.array([rnd.randint(0, n_cores - 1) for _ in range(n)], dtype=np.int64)
+        sets = SimpleNamespace(words=lambda k, core_words=core_words: np.array(core_words[k], dtype=np.int64))
+        texts = SimpleNamespace(nid=nid, sets=sets, words=words)
+        log = SimpleNamespace(codes=lambda sender=sender: ((sender, []), ([], []), ([], [])))
+        expected = []
+        for m in range(n):
+            earlier: dict[int, int] = {}  # core -> where its text was first said (or what that repeated)
+            for k in range(m):
+                if sender[k] == sender[m] and family[k] == family[m] and int(nid[k]) not in earlier:
+                    earlier[int(nid[k])] = k if expected[k] < 0 else expected[k]
+            names = {w for w in core_words[nid[m]] if words[w] in goods or any(ch.isdigit() or ch == "_" for ch in words[w])}
+            if int(nid[m]) in earlier:
+                expected.append(earlier[int(nid[m])])
+                continue
+            holding = [where for c, where in earlier.items() if names <= set(core_words[c])]
+            expected.append(min(holding) if holding else -1)
+        assert own_repeats(family, log, texts, goods).tolist() == expected
+
+
 def test_families_counted_apart_and_joined_count_as_counted_together() -> None:
     """Rule 3 counts the units of a pair's families; each family is counted once and the two joined, which
     reads as counting their messages together (families are disjoint)."""

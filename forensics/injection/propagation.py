@@ -1668,30 +1668,55 @@ def own_repeats(family: np.ndarray, log: MessageLog, texts: _Texts, goods: froze
     holds every specific it names (rule 6's own repeat, :func:`names_held`: a story of another good, place
     or seat told in the same frame is a new one); it repeats the first such message.
 
-    Read per sender and family with an index of the texts said so far by each specific they hold: the
-    texts holding every specific of a new one are those the index lists under each of its specifics (every
-    text said so far when it names none), never each earlier text read against it in turn (a sender's family
-    of thousands of texts would be read in the square of that)."""
+    A sender's family of one text (most of them) needs no reading of specifics: its first message repeats
+    nothing and every later one the first.  The others are read per sender and family with an index of the
+    texts said so far by each specific they hold: the texts holding every specific of a new one are those the
+    index lists under each of its specifics (every text said so far when it names none), never each earlier
+    text read against it in turn (a sender's family of thousands of texts would be read in the square of
+    that)."""
+    n = len(family)
+    out = np.full(n, -1, dtype=np.int64)
+    if not n:
+        return out
     (sender_codes, _senders), _aud, _texts = log.codes()
+    who = np.asarray(sender_codes, dtype=np.int64)
+    order = np.argsort(who * (int(family.max()) + 1) + family, kind="stable")  # by sender and family, in log order
+    key = who[order] * (int(family.max()) + 1) + family[order]
+    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    core = texts.nid[order]
+    one_text = np.minimum.reduceat(core, starts) == np.maximum.reduceat(core, starts)
+    size = np.diff(np.append(starts, n))
+    first = np.repeat(order[starts], size)  # each message's sender's first message of its family
+    single = np.repeat(one_text, size)
+    later = single & (order != first)
+    out[order[later]] = first[later]
+    _own_repeats_read(np.sort(order[~single]), family, who, texts, goods, out)
+    return out
+
+
+def _own_repeats_read(messages: np.ndarray, family: np.ndarray, who: np.ndarray, texts: _Texts,
+                      goods: frozenset[str], out: np.ndarray) -> None:
+    """:func:`own_repeats` of ``messages`` (those of the senders' families of two texts or more, in log order),
+    each read against the index of what its sender said of its family before (:class:`_Said`), into ``out``."""
+    if not len(messages):
+        return
     specific = _specifics(texts, goods)
     said: dict[tuple[int, int], _Said] = {}  # (sender, family) -> what it said of that family, in order
-    out = np.full(len(family), -1, dtype=np.int64)
-    for m, (who, fam, core) in enumerate(zip(sender_codes, family.tolist(), texts.nid.tolist())):
-        before = said.get((int(who), fam))
+    for m, sender, fam, core in zip(messages.tolist(), who[messages].tolist(), family[messages].tolist(),
+                                    texts.nid[messages].tolist()):
+        before = said.get((sender, fam))
         if before is None:
-            before = said[(int(who), fam)] = _Said()
+            before = said[(sender, fam)] = _Said()
         first = before.first.get(core)
         if first is not None:  # the same words again
             out[m] = first
             continue
         words = texts.sets.words(core)
         names = words[specific[words]].tolist()
-        if before.first:
-            held = before.holding(names)
-            if held is not None:
-                out[m] = held
-        before.add(core, m if out[m] < 0 else int(out[m]), names)
-    return out
+        held = before.holding(names) if before.first else None
+        if held is not None:
+            out[m] = held
+        before.add(core, m if held is None else held, names)
 
 
 class _Said:

@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from math import inf
 from typing import Any
 
@@ -164,8 +165,8 @@ class UtilityPass:
         rows = TickCounts()
         rows.ticks = int_column(ticks)
         rows.actions = int_column(map(actions.__getitem__, ticks))
-        rows.value = array("d", (gains.get(t, 0.0) for t in ticks))
-        rows.trades = int_column(trades.get(t, 0) for t in ticks)
+        rows.value = array("d", map(gains.get, ticks, repeat(0.0)))  # (C-level look-ups, not a generator's)
+        rows.trades = int_column(map(trades.get, ticks, repeat(0)))
         rows.last = ticks[-1] if ticks else -inf
         return rows
 
