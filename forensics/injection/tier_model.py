@@ -44,6 +44,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .tier_rules import Text
 
 __all__ = [
@@ -121,10 +123,26 @@ def _grams_by_kind(folded: str, signs: Iterable[str] = ()) -> tuple[tuple[str, s
     """:func:`features` kind by kind, each kind's n-grams without its prefix: ``(("c", {...}), ("w", {...}),
     ("b", {...}), ("k", {...}), ("r", {...}))``.  The kinds' prefixes differ, so the n-grams of
     :func:`features` are these, each prefixed, and as many."""
-    s = " ".join(folded[:FEATURE_CAP].split())
+    s = _spaced(folded)
+    return (("c", _char_grams(s)), *_word_grams(s, signs))
+
+
+def _spaced(folded: str) -> str:
+    """The text the n-grams are read from: the first :data:`FEATURE_CAP` characters, blanks made single spaces."""
+    return " ".join(folded[:FEATURE_CAP].split())
+
+
+def _char_grams(s: str) -> set[str]:
+    """The distinct character n-grams of ``s`` (:data:`CHAR_SIZES`)."""
     chars: set[str] = set()
     for n in CHAR_SIZES:
         chars |= {s[i:i + n] for i in range(len(s) - n + 1)}
+    return chars
+
+
+def _word_grams(s: str, signs: Iterable[str]) -> tuple[tuple[str, set[str]], ...]:
+    """The kinds of :func:`_grams_by_kind` after the characters': words, pairs of words, the skeleton's frames,
+    the signs."""
     words = _TOKEN.findall(s)
     skeleton: list[str] = []
     for w in _WORDS.findall(s):
@@ -140,8 +158,83 @@ def _grams_by_kind(folded: str, signs: Iterable[str] = ()) -> tuple[tuple[str, s
         for i in range(len(skeleton) - n + 1):
             if (blanks[i + n] - blanks[i]) * 2 < n:  # mostly function words: a frame, not a content word's echo
                 frames.add(" ".join(skeleton[i:i + n]))
-    return (("c", chars), ("w", set(words)), ("b", {a + " " + b for a, b in zip(words, words[1:])}),
-            ("k", frames), ("r", set(signs)))
+    return (("w", set(words)), ("b", {a + " " + b for a, b in zip(words, words[1:])}), ("k", frames),
+            ("r", set(signs)))
+
+
+_CHAR_BITS = 12
+"""Bits a character's number takes in :class:`_CharGrams`' integers (at most 4,095 characters numbered)."""
+
+
+class _CharGrams:
+    """The character n-grams a model weighs, each written as one integer, and a text's counted and found alike.
+
+    An n-gram's integer holds its characters' numbers, :data:`_CHAR_BITS` bits each, the first lowest; a
+    character is numbered when first met, from 1 (the model's own characters first), so two n-grams have one
+    integer only when they are the same (of one length: the same characters; of two lengths: never, the longer's
+    last number is not 0).  A text's n-grams are written by a few array operations, their distinct ones counted
+    by one sort, and the model's among them found by a sorted search, where a string made per n-gram, put in a
+    set and looked up costs a few times more: the same count, the same n-grams found.  A text holding a character
+    numbered past what the bits hold is read by :func:`_char_grams` (:meth:`read` says None)."""
+
+    __slots__ = ("numbers", "count", "codes", "weights", "grams")
+
+    def __init__(self, weights: Mapping[str, float]) -> None:
+        self.numbers = np.zeros(0x110000, dtype=np.int64)  # code point -> number (0: none yet); pages untouched
+        # stay unmapped
+        self.count = 0
+        grams = [g for g in weights if len(g) in CHAR_SIZES]
+        for ch in sorted({ch for g in grams for ch in g}):
+            self._number(ord(ch))
+        written = sorted((self._written(g), g) for g in grams) if self.count < 1 << _CHAR_BITS else []
+        self.codes = np.array([code for code, _g in written], dtype=np.int64)
+        self.grams = [g for _code, g in written]
+        self.weights = np.array([weights[g] for g in self.grams], dtype=np.float64)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # made again from the model's n-grams (the numbers of other characters are only ever compared)
+        return _CharGrams, (dict(zip(self.grams, self.weights.tolist())),)
+
+    def _number(self, point: int) -> None:
+        self.count += 1
+        self.numbers[point] = self.count
+
+    def _written(self, gram: str) -> int:
+        code = 0
+        for j, ch in enumerate(gram):
+            code |= int(self.numbers[ord(ch)]) << (_CHAR_BITS * j)
+        return code
+
+    def read(self, s: str) -> tuple[int, np.ndarray] | None:
+        """``s``'s distinct character n-grams: how many, and the positions in :attr:`grams` of those the model
+        weighs; None when a character of ``s`` is numbered past what :data:`_CHAR_BITS` bits hold."""
+        if max(CHAR_SIZES) * _CHAR_BITS > 63 or not len(self.codes):
+            return None
+        points = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        ids = self.numbers[points]
+        if not ids.all():
+            for point in np.unique(points[ids == 0]).tolist():
+                self._number(point)
+            ids = self.numbers[points]
+        if self.count >= 1 << _CHAR_BITS and int(ids.max()) >= 1 << _CHAR_BITS:
+            return None
+        length = len(ids)
+        parts: list[np.ndarray] = [ids] if 1 in CHAR_SIZES and length else []
+        code = ids
+        for n in range(2, max(CHAR_SIZES) + 1):
+            if length < n:
+                break
+            code = code[:length - n + 1] | (ids[n - 1:] << (_CHAR_BITS * (n - 1)))
+            if n in CHAR_SIZES:
+                parts.append(code)
+        if not parts:
+            return 0, np.zeros(0, dtype=np.int64)
+        every = np.concatenate(parts)
+        every.sort()
+        distinct = every[np.concatenate(([True], every[1:] != every[:-1]))]
+        at = np.searchsorted(self.codes, distinct)
+        np.minimum(at, len(self.codes) - 1, out=at)
+        return len(distinct), at[self.codes[at] == distinct]
 
 
 class ModelFileError(ValueError):
@@ -191,6 +284,8 @@ class TierModel:
     """The weights kind by kind (the n-gram's prefix, ``c`` for ``c:...``), keyed without the prefix, with
     the set of those keys (a set's intersection with a frozenset takes half the time it takes with a dict's
     keys)."""
+    _chars: _CharGrams = field(init=False, repr=False, compare=False)
+    """The character n-grams' weights as integers (:class:`_CharGrams`)."""
 
     def __post_init__(self) -> None:
         by_kind: dict[str, dict[str, float]] = {}
@@ -199,6 +294,7 @@ class TierModel:
             if colon:  # (a key without a kind matches no n-gram)
                 by_kind.setdefault(kind, {})[rest] = weight
         object.__setattr__(self, "_by_kind", {kind: (frozenset(w), w) for kind, w in by_kind.items()})
+        object.__setattr__(self, "_chars", _CharGrams(by_kind.get("c", {})))
 
     def score(self, text: Text, signs: Iterable[str] = (), *, named_from: float | None = None) -> LearnedScore:
         """The score of a normalized message and the n-grams behind it (``signs``: the rules'
@@ -210,14 +306,19 @@ class TierModel:
         intersection without their prefix: the same n-grams as :func:`features`, the same weights; their sum
         is :func:`math.fsum`'s (one float in any order), and the n-grams named are sorted by contribution
         then n-gram (a kind is one letter, so kind then n-gram sorts as the prefixed n-gram does)."""
-        kinds = _grams_by_kind(text.folded, signs)
-        count = sum(len(grams) for _kind, grams in kinds)
+        s = _spaced(text.folded)
+        read = self._chars.read(s)
+        chars: tuple[tuple[str, set[str]], ...] = (("c", _char_grams(s)),) if read is None else ()
+        kinds = (*chars, *_word_grams(s, signs))
+        count = sum(len(grams) for _kind, grams in kinds) + (read[0] if read is not None else 0)
         if not count:
             return LearnedScore(self.bias, self.threshold, ())
         scale = 1.0 / math.sqrt(count)
         by_kind = self._by_kind
         found: list[float] = []
         hits: list[tuple[str, set[str], dict[str, float]]] = []
+        if read is not None and len(read[1]):
+            found += self._chars.weights[read[1]].tolist()
         for kind, grams in kinds:
             known = by_kind.get(kind)
             if known is None:
@@ -230,6 +331,9 @@ class TierModel:
         value = self.bias + math.fsum(found) * scale
         if named_from is not None and value < named_from:
             return LearnedScore(value, self.threshold, ())
+        if read is not None and len(read[1]):
+            named = self._chars.grams
+            hits.append(("c", {named[k] for k in read[1].tolist()}, by_kind["c"][1]))
         # (minus the contribution, kind, n-gram): sorted as they stand
         up = sorted((-(w * scale), kind, g) for kind, hit, weights in hits for g in hit if (w := weights[g]) > 0)
         top = [(kind + ":" + g, -minus) for minus, kind, g in up[:TOP]]
