@@ -276,6 +276,50 @@ def test_behavior_report_is_the_same_bytes_on_two_processes(simulated: Path, for
     assert reports["1"] == reports["0"]
 
 
+def test_a_text_heavy_match_keeps_its_promises_here(tmp_path: Path) -> None:
+    """A match whose messages bring :data:`TEXT_HEAVY` characters of new text an event or more leaves its promises
+    to this process; one that repeats its texts hands them to the second process with the rest of :data:`ASIDE`.
+    Hand-counted: a spawn and three messages of 10 characters, all different (30 / 4 = 7.5), or the same three
+    times (10 / 4 = 2.5)."""
+    from daishi_forensics.report.passes import TEXT_HEAVY, aside_for, text_per_event
+
+    for texts, expected, aside in ((("0123456789", "abcdefghij", "klmnopqrst"), 7.5, ASIDE - {"promises"}),
+                                   (("0123456789",) * 3, 2.5, ASIDE)):
+        events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0")]
+        events += [ev(2 + k, 1, "message", "a_1", channel="local", text=t) for k, t in enumerate(texts)]
+        path = write_match(tmp_path / str(expected), events, archive(["a_1"], ended=5))
+        source = open_match(str(path))
+        assert text_per_event(source) == expected and (expected >= TEXT_HEAVY) == (aside != ASIDE)
+        assert aside_for(source) == aside
+
+
+def test_a_text_heavy_match_split_the_other_way_gives_the_same_bytes(simulated: Path, forks: list[bool],
+                                                                   split: dict[str, list[Any]],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the promises kept here (the simulated match taken as text-heavy), the child replays the rest of
+    :data:`ASIDE` and this process the promises: the report is the same bytes as one process's."""
+    from daishi_forensics.report import passes as report_passes
+
+    monkeypatch.setattr(report_passes, "TEXT_HEAVY", 0.0)
+    moved: dict[str, bool] = {}
+    real = replay_analysis.replay_in_halves
+
+    def watched(read: MatchRead, instances: dict[str, Any], aside: Any, **kwargs: Any) -> Any:
+        before = dict(instances)
+        timeline = real(read, instances, aside, **kwargs)
+        moved.update({name: instances[name] is not before[name] for name in instances})  # the child's copies
+        return timeline
+
+    monkeypatch.setattr(replay_analysis, "replay_in_halves", watched)
+    reports = {}
+    for setting in ("0", "1"):
+        monkeypatch.setenv(ENV, setting)
+        reports[setting] = dumps(behavior_report(analyze(read_match(open_match(str(simulated))))))
+    assert forks == [True] and split["child"] == ["waited"]
+    assert {name for name, by_child in moved.items() if by_child} == ASIDE - {"promises"}
+    assert reports["1"] == reports["0"]
+
+
 def _logging_forks(real: Any, log: Path) -> Any:
     """``real`` (a way to fork) that first writes a line to ``log``: the forking process's id, the function
     forked and its third argument (the screens' child: the screens it hands on)."""

@@ -88,8 +88,12 @@ from .split import SPLIT_BYTES, parse_bytes
 from .timeline import Timeline
 from .world import Pass, World
 
-__all__ = ["SPLIT_BYTES", "Ahead", "Meanwhile", "replay_in_halves"]
+__all__ = ["SPLIT_BYTES", "Ahead", "Aside", "Meanwhile", "replay_in_halves"]
 
+
+Aside = Collection[str] | Callable[[MatchSource], Collection[str]]
+"""The passes a child replays, by name; or what names them for a source worth splitting (read once, before the
+fork: the caller's choice, say by what the file's first lines hold; the analysis is the same whichever it names)."""
 
 Reread = Callable[[MatchSource], MatchSource]
 """What a read after this process's first one reads (tests swap the file under it)."""
@@ -277,11 +281,12 @@ def _replay_aside(read: MatchRead, source: MatchSource, passes: dict[str, Pass],
     return digest.hexdigest(), passes, skipped[0]
 
 
-def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collection[str],
+def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Aside,
                      *, reread: Reread = _same, ahead: Ahead | None = None,
                      meanwhile: Meanwhile | None = None) -> Timeline:
-    """Replay every pass of ``instances`` over ``read``, those named in ``aside`` in a forked child
-    when that is worth it (:func:`_worth_splitting`); return this process's timeline.  The child
+    """Replay every pass of ``instances`` over ``read``, those named in ``aside`` (:data:`Aside`: asked of
+    the source when it is a function) in a forked child when that is worth it (:func:`_worth_splitting`);
+    return this process's timeline.  The child
     runs ``ahead`` (:data:`Ahead`) on its passes once replayed; if it fails, so does the child
     (its passes are replayed here, and ``ahead`` is not run here: its work is done when asked for).
     This process runs ``meanwhile`` (:data:`Meanwhile`) once its half is replayed, if the child is
@@ -299,8 +304,10 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
         the file changed between this process's two reads (see the module docs); or whatever
         the read boundary raises for the first read.
     """
-    group = {name: p for name, p in instances.items() if name in aside}
     source = read.source
+    if callable(aside):
+        aside = aside(source) if _worth_splitting(source) else ()
+    group = {name: p for name, p in instances.items() if name in aside}
     if not group or len(group) == len(instances) or not _worth_splitting(source):
         return replay(read.events(), read.archive, list(instances.values()))
     plain = _reads_plainly(read, source)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gc
 import inspect
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -28,7 +28,7 @@ from daishi_forensics.read.archive import ItemValues, bounded_ticks, distinct_ag
 from daishi_forensics.read.boundary import MatchRead, read_match
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
 
-from ._halves import _worth_splitting, replay_in_halves
+from ._halves import Aside, _worth_splitting, replay_in_halves
 from .registry import Catalogue
 from .timeline import Timeline
 
@@ -127,9 +127,10 @@ which holds the very same passes: asked again, they are not computed again."""
 
 
 def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None = None,
-            aside: Collection[str] = (), warm: Warm | None = None, early: Early | None = None) -> MatchAnalysis:
+            aside: Aside = (), warm: Warm | None = None, early: Early | None = None) -> MatchAnalysis:
     """Run every pass of ``catalogue`` (or those named in ``only``) in one replay; those named in
-    ``aside`` may be replayed by a second process (see the module docs), with the same result.
+    ``aside`` (or named by it for the source, :data:`~._halves.Aside`) may be replayed by a second process
+    (see the module docs), with the same result.
     That process then runs ``warm`` on its passes (:data:`Warm`) while this one finishes its own
     replay; otherwise nothing runs it (what it computes is computed when asked for).  If this
     process is done with its passes while the other still works, it runs ``early`` (:data:`Early`)
@@ -172,7 +173,7 @@ def analyze_target(
     server: str | None = None,
     limits: Limits | None = None,
     only: Iterable[str] | None = None,
-    aside: Collection[str] = (),
+    aside: Aside = (),
     warm: Warm | None = None,
 ) -> MatchAnalysis:
     """Open, read and analyse one target (see :func:`daishi_forensics.read.sources.open_match`)."""

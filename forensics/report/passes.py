@@ -4,13 +4,15 @@ and the behavioral profile's, in that order.
 :func:`analyze` and :func:`analyze_target` are :func:`daishi_forensics.replay.analysis.analyze`
 with this catalogue (``only=`` picks some of its passes).  On a large match with a second CPU
 the passes of :data:`ASIDE` are replayed by a forked child while this process replays the
-others (:func:`daishi_forensics.replay.analysis.analyze`), with the same result."""
+others (:func:`daishi_forensics.replay.analysis.analyze`), with the same result; a text-heavy match's
+promises are replayed here (:func:`aside_for`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,12 +21,13 @@ from daishi_forensics.injection.passes import PASSES as INJECTION
 from daishi_forensics.probes.passes import PASSES as PROBES
 from daishi_forensics.profile.passes import PASSES as PROFILE
 from daishi_forensics.read.boundary import MatchRead
-from daishi_forensics.read.sources import Limits
+from daishi_forensics.read.sources import Limits, MatchSource
 from daishi_forensics.replay import analysis as _analysis
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.registry import Catalogue
 
-__all__ = ["ASIDE", "CATALOGUE", "EARLY_RESULTS", "analyze", "analyze_target", "early_parts", "warm"]
+__all__ = ["ASIDE", "CATALOGUE", "EARLY_RESULTS", "SAMPLE_LINES", "TEXT_HEAVY", "analyze", "analyze_target", "aside_for",
+           "early_parts", "text_per_event", "warm"]
 
 CATALOGUE = Catalogue.of(ECONOMY.specs, PROFILE.specs, INJECTION.specs, PROBES.specs)
 """Every built-in pass, in run order."""
@@ -40,7 +43,55 @@ the checked read, the economy's passes (the screens' among them), the probes, ut
 progression and the rest of the profile; done with them before the child, it starts the
 screens meanwhile, in a forked child (:func:`early_parts`).  Chosen by the CPU each side spent on that match until
 both came out about even, screens and propagation included (about 6 s each, one core each;
-``bench/behavior.py`` prints the replay's sides and how long this process waits)."""
+``bench/behavior.py`` prints the replay's sides and how long this process waits).  A match whose messages are
+text-heavy keeps its promises here (:func:`aside_for`)."""
+
+
+TEXT_HEAVY = 5.0
+"""Characters of distinct message text per event (:func:`text_per_event`) from which a match is text-heavy:
+its promises are replayed here, not in the second process (:func:`aside_for`).  The second process's passes
+read every distinct text (the tiers, who heard it, then the propagation), and the promises read each again,
+while this process's passes read every event.  Measured on two cores (the behavior report's wall time, two
+runs each way): on the simulator's matches (about 2 characters an event: seats repeat a few thousand short
+stock phrases) the report comes about a fifth sooner with the promises in the second process (9 and 96 seats,
+a million events and a quarter of that); on a match whose seats say real negotiation turns (about 15: each
+message new) it comes about a quarter sooner with them here.  On matches whose messages are partly real turns
+the better side changed between 2.0 and 3.3 characters an event with 96 seats (whose messages more hear) and
+between 3.0 and 5.2 with 9; from 5, the promises here were the better side at every size measured.  Where the
+promises are replayed never changes the report, only when it comes."""
+
+SAMPLE_LINES = 20_000
+"""The first records of a file :func:`text_per_event` reads (about 20 ms)."""
+
+
+def text_per_event(source: MatchSource, lines: int = SAMPLE_LINES) -> float:
+    """Characters of message text (``message`` and ``message_private`` events' ``payload.text``), each distinct
+    text counted once, per record, over the first ``lines`` records of ``source`` (0 for none).
+
+    >>> from daishi_forensics.read.sources import MatchSource
+    >>> said = [{"type": "message", "payload": {"text": t}} for t in ("hello", "hello", "hi")]
+    >>> records = [(k, None, e, None, None) for k, e in enumerate([*said, {"type": "move"}])]
+    >>> text_per_event(MatchSource("m", "bundle", {}, lambda: iter(records)))
+    1.75
+    """
+    seen: set[str] = set()
+    chars = events = 0
+    for record in islice(source.records(), lines):
+        events += 1
+        data = record[2]
+        if isinstance(data, Mapping) and data.get("type") in ("message", "message_private"):
+            payload = data.get("payload")
+            text = payload.get("text") if isinstance(payload, Mapping) else None
+            if isinstance(text, str) and text not in seen:
+                seen.add(text)
+                chars += len(text)
+    return chars / events if events else 0.0
+
+
+def aside_for(source: MatchSource) -> frozenset[str]:
+    """The passes the second process replays for ``source``: :data:`ASIDE`, less the promises when the match is
+    text-heavy (:data:`TEXT_HEAVY`, read by :func:`text_per_event`)."""
+    return ASIDE - {"promises"} if text_per_event(source) >= TEXT_HEAVY else ASIDE
 
 
 EARLY_RESULTS = ("contact", "ledger", "reputation", "transfers", "commons", "counters", "witnesses", "progression",
@@ -132,7 +183,7 @@ def analyze(read: MatchRead, *, only: Iterable[str] | None = None, early: bool =
     than it would otherwise."""
     if early:
         import daishi_forensics.injection.summary  # noqa: F401  (see above)
-    return _analysis.analyze(read, CATALOGUE, only=only, aside=ASIDE, warm=warm,
+    return _analysis.analyze(read, CATALOGUE, only=only, aside=aside_for, warm=warm,
                              early=early_parts if early else None)
 
 
@@ -146,4 +197,4 @@ def analyze_target(
 ) -> MatchAnalysis:
     """Open, read and analyse one target with every built-in pass (or those in ``only``)."""
     return _analysis.analyze_target(target, CATALOGUE, store=store, server=server, limits=limits, only=only,
-                                    aside=ASIDE, warm=warm)
+                                    aside=aside_for, warm=warm)
