@@ -929,3 +929,20 @@ def test_sums_of_word_bits_do_not_depend_on_the_hash_seed() -> None:
     found = {subprocess.run([sys.executable, "-c", _BIT_SUMS], env={**os.environ, "PYTHONHASHSEED": seed},
                             capture_output=True, text=True, check=True).stdout for seed in ("0", "1", "2", "3", "4", "5")}
     assert found == {"54.12859479880368 54.12859479880368\n"}
+
+
+def test_codes_marked_as_wanted_are_those_isin_finds() -> None:
+    """The postings that are a text's own rare words are marked by looking each rare word up among the postings
+    (ascending, each once): on random codes (none, some, all wanted; wanted codes repeated, missing, past the
+    last), the same marks as ``np.isin``."""
+    import numpy as np
+
+    from daishi_forensics.injection._pruning import _marked
+
+    rnd = np.random.default_rng(17)
+    for _ in range(300):
+        codes = np.unique(rnd.integers(0, 1 << 40, rnd.integers(0, 200)))
+        picked = codes[rnd.random(len(codes)) < rnd.random()] if len(codes) else codes
+        wanted = np.concatenate((picked, picked[: len(picked) // 2], rnd.integers(0, 1 << 41, rnd.integers(0, 20))))
+        rnd.shuffle(wanted)
+        assert _marked(codes, wanted).tolist() == np.isin(codes, wanted).tolist()

@@ -114,7 +114,10 @@ def vocabulary_of(cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]])
     first = n_words + len(distinct)
     tagged = np.fromiter((first + tag_id.setdefault(t, len(tag_id)) for ts in tags for t in ts), dtype=np.int64,
                          count=sum(map(len, tags))).astype(np.int32)
-    vocabulary = Vocabulary(list(word_id), word_id, array("q", distinct.tolist()), list(tag_id), tag_id)
+    pair_codes = array("q")
+    pair_codes.frombytes(distinct.astype(np.int64).tobytes())  # (not through a Python int per pair: on a million
+    # events of real text, a million of them, freed but left in the interpreter's small-object arenas)
+    vocabulary = Vocabulary(list(word_id), word_id, pair_codes, list(tag_id), tag_id)
     return vocabulary, ids.astype(np.int32), pairs, tagged
 
 
