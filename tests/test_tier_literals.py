@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from daishi_forensics.injection import _literal_table, tier_rules
-from daishi_forensics.injection._literals import fingerprint, required, table_source, weakened
+from daishi_forensics.injection._literals import (alternatives, fingerprint, required, searched_patterns, table_source,
+                                                  weakened)
 from daishi_forensics.injection._literals import tester as literal_tester
 from daishi_forensics.injection.tier_rules import RULES, Rule, cues, judge, normalize, signs
 
@@ -96,9 +97,11 @@ def test_an_unknown_pattern_is_derived_not_looked_up() -> None:
 
 def test_the_table_is_generated_from_the_rules() -> None:
     """``python -m daishi_forensics.injection._literals`` rewrites it when a rule changes."""
-    assert Path(_literal_table.__file__).read_text() == table_source(rule.pattern for rule in RULES)
+    assert Path(_literal_table.__file__).read_text() == table_source(searched_patterns(rule.pattern for rule in RULES))
     for rule in RULES:
         assert tier_rules._needs_of(rule) is _literal_table.TESTS[fingerprint(rule.pattern)]
+        for part in alternatives(rule.pattern):  # each alternative's test is the table's too
+            assert fingerprint(part) in _literal_table.TESTS
 
 
 def test_the_table_is_loaded_by_the_first_search_only() -> None:
@@ -174,18 +177,41 @@ def _readings(texts: list[str]) -> list[object]:
 
 def test_no_reading_changes_without_the_tests(texts: list[str]) -> None:
     """The rules' verdicts, spans, cues and signs (all the learned score and the tier read of the
-    rules), with the literal tests and with every test turned off: identical."""
+    rules), with the literal tests and with every test turned off (each pattern searched whole, every
+    alternative at every place): identical."""
     with_tests = _readings(texts)
+    finds = {rule.name: rule._find for rule in RULES}
     for rule in RULES:
         object.__setattr__(rule, "_needs", None)  # frozen: set as _needs_of sets it
+        object.__setattr__(rule, "_find", None)  # the whole pattern searched, every alternative at every place
     try:
         tier_rules._remember_admitted(None, frozenset())
         without = _readings(texts)
     finally:
         for rule in RULES:
             object.__setattr__(rule, "_needs", _literal_table.TESTS[fingerprint(rule.pattern)])
+            object.__setattr__(rule, "_find", finds[rule.name])
     assert without == with_tests
     assert sum(1 for reading in with_tests if reading[1] is not None) > 300  # attacks among them
+
+
+def test_every_pattern_read_by_alternative_finds_what_it_finds_whole(texts: list[str]) -> None:
+    """Every rule's pattern, read alternative by alternative (those whose literals a text lacks skipped), finds
+    the very span the whole pattern finds, in the cased and the folded text of every tenth text (no gate asked:
+    every rule on every text)."""
+    from daishi_forensics.injection._literals import searcher
+
+    split = [(rule.pattern, searcher(rule.pattern)) for rule in RULES if alternatives(rule.pattern)]
+    assert len(split) > 30
+    found = 0
+    for text in texts[::10]:
+        norm = normalize(text)
+        for target in (norm.cased, norm.folded):
+            for pattern, search in split:
+                whole, parts = pattern.search(target), search(target)
+                assert (whole and whole.span()) == (parts and parts.span()), (pattern.pattern[:60], text[:60])
+                found += whole is not None
+    assert found > 100
 
 
 # --------------------------------------------------------------------------- the gate index and the blanks

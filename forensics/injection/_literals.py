@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Union
 
@@ -40,7 +40,7 @@ import re._parser as _p  # type: ignore[import-not-found,import-untyped,unused-i
 
 from ._literal_table import TESTS
 
-__all__ = ["Need", "required", "tester", "fingerprint", "table_source"]
+__all__ = ["Need", "required", "tester", "fingerprint", "table_source", "alternatives", "searcher", "searched_patterns"]
 
 Need = Union[None, tuple[str, Any]]
 """A condition on a text: None (nothing required), ``("lit", s)`` (``s`` occurs in it),
@@ -214,6 +214,88 @@ def tester(pattern: re.Pattern[str]) -> Callable[[str], bool] | None:
     return _derived(pattern)
 
 
+_WHOLE_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+"""A pattern's opening group that sets flags for the whole pattern."""
+
+
+def alternatives(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], ...]:
+    r"""The top-level alternatives of ``pattern`` (``a|b|c``: ``a``, ``b`` and ``c``), each compiled with its
+    flags; none when it has fewer than two, numbers a group (one alternative could refer to another's) or
+    opens by setting flags for the whole.
+
+    >>> [p.pattern for p in alternatives(re.compile(r"a(?:b|c)|[|)]d|e\\|f"))]
+    ['a(?:b|c)', '[|)]d', 'e\\\\', 'f']
+    """
+    source = pattern.pattern
+    if pattern.groups or _WHOLE_FLAGS.match(source):
+        return ()
+    parts: list[str] = []
+    depth = start = i = 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":  # a class: its "]" first (or after "^") is a member, not its end
+            i += 1
+            i += source[i:i + 1] == "^"
+            i += source[i:i + 1] == "]"
+            while i < len(source) and source[i] != "]":
+                i += 2 if source[i] == "\\" else 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    if len(parts) < 2:
+        return ()
+    try:
+        return tuple(re.compile(part, pattern.flags) for part in parts)
+    except re.error:
+        return ()
+
+
+def searcher(pattern: re.Pattern[str]) -> Callable[[str], re.Match[str] | None]:
+    r"""``pattern.search``, read alternative by alternative where it has several (:func:`alternatives`): one whose
+    literal test fails (:func:`tester`) matches nowhere and is skipped, the others are searched, and the match
+    is the one that starts first, of those starting at one place the first alternative's.  That is the
+    pattern's own match (the leftmost, found by the first alternative that matches there), found without
+    trying every alternative at every place of the text.
+
+    >>> search = searcher(re.compile(r"\bzq\w+|\bab+|b"))
+    >>> search("ab zqa").span(), search("zzz") is None
+    ((0, 2), True)
+    """
+    parts = alternatives(pattern)
+    if not parts:
+        return pattern.search
+    reads = tuple((part.search, tester(part)) for part in parts)
+
+    def search(text: str) -> re.Match[str] | None:
+        best: re.Match[str] | None = None
+        for find, needs in reads:
+            if needs is not None and not needs(text):
+                continue
+            found = find(text)
+            if found is not None and (best is None or found.start() < best.start()):
+                best = found
+        return best
+
+    return search
+
+
+def searched_patterns(patterns: Iterable[re.Pattern[str]]) -> Iterator[re.Pattern[str]]:
+    """Each of ``patterns`` and then its alternatives (:func:`alternatives`): every pattern a rule's search
+    asks a literal test of (:func:`searcher`), the table's rows."""
+    for pattern in patterns:
+        yield pattern
+        yield from alternatives(pattern)
+
+
 def table_source(patterns: Iterable[re.Pattern[str]]) -> str:
     """The text of :mod:`._literal_table` for ``patterns``: each pattern's test (:func:`weakened`
     :func:`required` as an expression, None when nothing is required) under its fingerprint, in the order given."""
@@ -250,4 +332,4 @@ def table_source(patterns: Iterable[re.Pattern[str]]) -> str:
 if __name__ == "__main__":
     from daishi_forensics.injection.tier_rules import RULES
 
-    Path(__file__).with_name("_literal_table.py").write_text(table_source(rule.pattern for rule in RULES))
+    Path(__file__).with_name("_literal_table.py").write_text(table_source(searched_patterns(rule.pattern for rule in RULES)))

@@ -142,6 +142,9 @@ class Rule:
     """:func:`._literals.tester` of the pattern, set at the rule's first search (:func:`_needs_of`):
     False only for a text the pattern cannot match (the literals every match contains are not all in
     it); None when the pattern requires none."""
+    _find: Callable[[str], re.Match[str] | None] | None = field(default=None, init=False, repr=False, compare=False)
+    """:func:`._literals.searcher` of the pattern, set with :attr:`_needs`: the pattern's search, read alternative
+    by alternative where it has several (those whose literals the text lacks skipped)."""
 
     def __post_init__(self) -> None:
         prefixes: set[str] = set()
@@ -199,9 +202,10 @@ def _needs_of(rule: Rule) -> Callable[[str], bool] | None:
     never compiles it)."""
     needs = rule._needs
     if needs is _UNREAD:
-        from ._literals import tester
+        from ._literals import searcher, tester
 
         needs = tester(rule.pattern)
+        object.__setattr__(rule, "_find", searcher(rule.pattern))
         object.__setattr__(rule, "_needs", needs)
     return needs
 
@@ -2102,7 +2106,8 @@ def _search(rule: Rule, text: Text) -> RuleMatch | None:
         needs = _needs_of(rule)
     if needs is not None and not needs(target):
         return None  # a literal every match contains is missing: no match
-    m = rule.pattern.search(target)
+    find = rule._find
+    m = (find if find is not None else rule.pattern.search)(target)
     return None if m is None else RuleMatch(rule, _snippet(target, m.start(), m.end()))
 
 
