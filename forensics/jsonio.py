@@ -109,13 +109,14 @@ def _json_escape(char: str) -> str:
 
 
 def dumps(obj: Any) -> str:
-    """Pretty, key-sorted JSON text ending in a newline."""
-    return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + "\n"
+    """Pretty, key-sorted JSON text ending in a newline (appended by the encoder: a large report's text is not
+    copied once more to end it; the escapes leave a line feed as it is)."""
+    return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
 
 
 def dumps_line(obj: Any) -> str:
     """Compact, key-sorted JSON on one line (for JSON Lines output), with newline."""
-    return _dumps(obj, orjson.OPT_SORT_KEYS) + "\n"
+    return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
 
 
 def _dumps(obj: Any, option: int) -> str:

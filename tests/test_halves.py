@@ -293,6 +293,19 @@ def test_a_text_heavy_match_keeps_its_promises_here(tmp_path: Path) -> None:
         assert aside_for(source) == aside
 
 
+def test_a_file_whose_first_lines_cannot_be_read_gets_the_usual_split() -> None:
+    """The sample of the first lines says nothing of a file it cannot read: the usual passes go to the second
+    process, and the read boundary says what is wrong, where it always does."""
+    from daishi_forensics.errors import InputTooLarge
+    from daishi_forensics.report.passes import aside_for
+
+    def refused() -> Any:
+        raise InputTooLarge("a line is longer than 10 bytes; refused", file="m.jsonl", line=2)
+        yield  # (a generator)
+
+    assert aside_for(MatchSource("m.jsonl", "stream", {}, refused)) == ASIDE
+
+
 def test_a_text_heavy_match_split_the_other_way_gives_the_same_bytes(simulated: Path, forks: list[bool],
                                                                    split: dict[str, list[Any]],
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from daishi_forensics.economy.passes import PASSES as ECONOMY
+from daishi_forensics.errors import ForensicsError
 from daishi_forensics.injection.passes import PASSES as INJECTION
 from daishi_forensics.probes.passes import PASSES as PROBES
 from daishi_forensics.profile.passes import PASSES as PROFILE
@@ -90,8 +91,13 @@ def text_per_event(source: MatchSource, lines: int = SAMPLE_LINES) -> float:
 
 def aside_for(source: MatchSource) -> frozenset[str]:
     """The passes the second process replays for ``source``: :data:`ASIDE`, less the promises when the match is
-    text-heavy (:data:`TEXT_HEAVY`, read by :func:`text_per_event`)."""
-    return ASIDE - {"promises"} if text_per_event(source) >= TEXT_HEAVY else ASIDE
+    text-heavy (:data:`TEXT_HEAVY`, read by :func:`text_per_event`).  A file whose first lines cannot be read
+    gets :data:`ASIDE`: the read itself then says what is wrong, where it always does."""
+    try:
+        heavy = text_per_event(source) >= TEXT_HEAVY
+    except ForensicsError:
+        heavy = False
+    return ASIDE - {"promises"} if heavy else ASIDE
 
 
 EARLY_RESULTS = ("contact", "ledger", "reputation", "transfers", "commons", "counters", "witnesses", "progression",
