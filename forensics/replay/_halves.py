@@ -305,10 +305,11 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Aside,
         the read boundary raises for the first read.
     """
     source = read.source
-    if callable(aside):
-        aside = aside(source) if _worth_splitting(source) else ()
-    group = {name: p for name, p in instances.items() if name in aside}
-    if not group or len(group) == len(instances) or not _worth_splitting(source):
+    if not _worth_splitting(source):
+        return replay(read.events(), read.archive, list(instances.values()))
+    names = aside(source) if callable(aside) else aside
+    group = {name: p for name, p in instances.items() if name in names}
+    if not group or len(group) == len(instances):
         return replay(read.events(), read.archive, list(instances.values()))
     plain = _reads_plainly(read, source)
     tails = _skipped_tails(group.values(), read.archive) if plain else frozenset()
