@@ -195,6 +195,17 @@ def test_no_reading_changes_without_the_tests(texts: list[str]) -> None:
     assert sum(1 for reading in with_tests if reading[1] is not None) > 300  # attacks among them
 
 
+def test_a_pattern_is_read_by_alternative_only_where_its_alternatives_stand_alone() -> None:
+    """Split at its top-level bars only (not in a group, a class or after a backslash); not split where an
+    alternative could depend on another's text: a numbered group, flags set for the whole, a verbose pattern
+    (whose comments may hold a bar)."""
+    assert [p.pattern for p in alternatives(re.compile(r"a(?:b|c)|[|(]d|\\|e\||f"))] == ["a(?:b|c)", "[|(]d", "\\\\", "e\\|", "f"]
+    assert len(alternatives(re.compile(r"a|(?i:b)|c"))) == 3
+    for pattern in (re.compile(r"(a)|b"), re.compile(r"(?i)ab|cd"), re.compile("a # x|y (\n|b", re.VERBOSE),
+                    re.compile(r"abc")):
+        assert alternatives(pattern) == ()
+
+
 def test_every_pattern_read_by_alternative_finds_what_it_finds_whole(texts: list[str]) -> None:
     """Every rule's pattern, read alternative by alternative (those whose literals a text lacks skipped), finds
     the very span the whole pattern finds, in the cased and the folded text of every tenth text (no gate asked:

@@ -220,14 +220,14 @@ _WHOLE_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
 
 def alternatives(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], ...]:
     r"""The top-level alternatives of ``pattern`` (``a|b|c``: ``a``, ``b`` and ``c``), each compiled with its
-    flags; none when it has fewer than two, numbers a group (one alternative could refer to another's) or
-    opens by setting flags for the whole.
+    flags; none when it has fewer than two, numbers a group (one alternative could refer to another's), opens
+    by setting flags for the whole, or is verbose (a ``|`` or ``(`` in its comments is no syntax).
 
     >>> [p.pattern for p in alternatives(re.compile(r"a(?:b|c)|[|)]d|e\\|f"))]
     ['a(?:b|c)', '[|)]d', 'e\\\\', 'f']
     """
     source = pattern.pattern
-    if pattern.groups or _WHOLE_FLAGS.match(source):
+    if pattern.groups or _WHOLE_FLAGS.match(source) or pattern.flags & re.VERBOSE:
         return ()
     parts: list[str] = []
     depth = start = i = 0
