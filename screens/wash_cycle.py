@@ -90,6 +90,7 @@ import numpy as np
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
+from .mirrors import _close
 from .stats import binom_sf, product_p
 
 __all__ = ["CYCLE_NULL", "LEAN_NULL", "ORDER_NULL", "fit_lean", "in_step", "lean_tail", "rings_of", "wash_cycles",
@@ -358,24 +359,19 @@ def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]]
             break  # (the first leg's ticks only grow; the second leg's unused only shrink)
         picks = [(0, i0)]
         tick = first[0]
-        worth = first[1]
-        most = ratio * worth  # (_close inlined: within ratio of the first's worth, both above 0)
         for k in range(1, len(edges)):
             pick = None
-            since = spent[k].get(worth)
+            since = spent[k].get(first[1])
             if since is not None and tick >= since:
                 break
             taken = used[k]
             queue = queues[k]
             for i in range(bisect_left(ticks[k], tick), len(queue)):
-                if i in taken:
-                    continue
-                y = queue[i][1]
-                if (0 < worth <= y <= most) if worth <= y else (0 < y and worth <= ratio * y):
+                if i not in taken and _close(first[1], queue[i][1], ratio):
                     pick = i
                     break
             if pick is None:
-                spent[k][worth] = tick if since is None else min(since, tick)
+                spent[k][first[1]] = tick if since is None else min(since, tick)
                 break
             picks.append((k, pick))
             tick = queue[pick][0]

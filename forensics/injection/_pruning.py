@@ -264,12 +264,7 @@ class WordSets:
 
     def holds(self, texts: np.ndarray, words: np.ndarray) -> np.ndarray:
         """Per k: text ``texts[k]`` holds word number ``words[k]`` (a sorted search among the codes)."""
-        codes = self.codes
-        if not len(codes):
-            return np.zeros(len(texts), dtype=bool)
-        code = texts * self.stride + words
-        found: np.ndarray = codes[np.minimum(np.searchsorted(codes, code), len(codes) - 1)] == code
-        return found
+        return _found_in(self.codes, texts * self.stride + words)[1]
 
     def lacking(self, x: np.ndarray, y: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
         """Per k: how many words of text ``x[k]`` (those ``among`` marks, per word number, when given)
@@ -333,6 +328,19 @@ def word_ranks(df: np.ndarray, words: Sequence[str]) -> np.ndarray:
     return rank
 
 
+def _found_in(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per value: its place among the ascending ``codes`` (a sorted search, kept within them) and whether it
+    stands there (never, when there are no codes).
+
+    >>> [a.tolist() for a in _found_in(np.array([2, 5, 7]), np.array([5, 6, 9]))]
+    [[1, 2, 2], [True, False, False]]
+    """
+    if not len(codes):
+        return np.zeros(len(values), dtype=np.int64), np.zeros(len(values), dtype=bool)
+    at = np.minimum(np.searchsorted(codes, values), len(codes) - 1)
+    return at, codes[at] == values
+
+
 def _marked(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """Per code of ``codes`` (ascending, each once), whether ``wanted`` holds it: ``np.isin``'s answer, found by
     looking each wanted code up among ``codes`` (a sorted search) rather than by sorting both together, which
@@ -342,11 +350,8 @@ def _marked(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     [True, False, False, True]
     """
     out = np.zeros(len(codes), dtype=bool)
-    if len(codes) and len(wanted):
-        at = np.searchsorted(codes, wanted)
-        inside = at < len(codes)
-        at, wanted = at[inside], wanted[inside]
-        out[at[codes[at] == wanted]] = True
+    at, held = _found_in(codes, wanted)
+    out[at[held]] = True
     return out
 
 

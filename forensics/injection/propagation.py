@@ -1680,8 +1680,9 @@ def own_repeats(family: np.ndarray, log: MessageLog, texts: _Texts, goods: froze
         return out
     (sender_codes, _senders), _aud, _texts = log.codes()
     who = np.asarray(sender_codes, dtype=np.int64)
-    order = np.argsort(who * (int(family.max()) + 1) + family, kind="stable")  # by sender and family, in log order
-    key = who[order] * (int(family.max()) + 1) + family[order]
+    key = who * (int(family.max()) + 1) + family
+    order = np.argsort(key, kind="stable")  # by sender and family, in log order
+    key = key[order]
     starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
     core = texts.nid[order]
     one_text = np.minimum.reduceat(core, starts) == np.maximum.reduceat(core, starts)

@@ -186,7 +186,8 @@ class _CharGrams:
         grams = [g for g in weights if len(g) in CHAR_SIZES]
         for ch in sorted({ch for g in grams for ch in g}):
             self._number(ord(ch))
-        written = sorted((self._written(g), g) for g in grams) if self.count < 1 << _CHAR_BITS else []
+        fits = self.count < 1 << _CHAR_BITS and max(CHAR_SIZES) * _CHAR_BITS <= 63  # (else none: read says None)
+        written = sorted((self._written(g), g) for g in grams) if fits else []
         self.codes = np.array([code for code, _g in written], dtype=np.int64)
         self.grams = [g for _code, g in written]
         self.weights = np.array([weights[g] for g in self.grams], dtype=np.float64)
@@ -208,7 +209,7 @@ class _CharGrams:
     def read(self, s: str) -> tuple[int, np.ndarray] | None:
         """``s``'s distinct character n-grams: how many, and the positions in :attr:`grams` of those the model
         weighs; None when a character of ``s`` is numbered past what :data:`_CHAR_BITS` bits hold."""
-        if max(CHAR_SIZES) * _CHAR_BITS > 63 or not len(self.codes):
+        if not len(self.codes):
             return None
         points = np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         ids = self.numbers[points]
