@@ -65,6 +65,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Literal, cast
 
 __all__ = [
@@ -2111,6 +2112,32 @@ def _search(rule: Rule, text: Text) -> RuleMatch | None:
     return None if m is None else RuleMatch(rule, _snippet(target, m.start(), m.end()))
 
 
+def _searched(rule: Rule, text: Text) -> RuleMatch | None:
+    """:func:`_search` of a weak or cue rule, remembered for the last text asked about: :func:`judge` searches the
+    weak rules, :func:`cues` the cue rules, then :func:`signs` every one of both, in turn, on the same text (a
+    search's answer depends on the rule and the text only, so a remembered one is the answer)."""
+    last = _last_searched
+    if last[0] is not text:
+        last = (text, {})
+        _remember_searched(last)
+    found = last[1]
+    key = id(rule)
+    if key in found:
+        return found[key]
+    hit = found[key] = _search(rule, text)
+    return hit
+
+
+_last_searched: tuple[Text | None, dict[int, RuleMatch | None]] = (None, {})
+"""The last text :func:`_searched` was asked about, with each rule's answer by the rule's id (the text held, so
+no other text takes its identity while it is kept)."""
+
+
+def _remember_searched(last: tuple[Text | None, dict[int, RuleMatch | None]]) -> None:
+    global _last_searched
+    _last_searched = last  # one assignment: a reader sees the old pair or the new, never half
+
+
 def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
             admitted: frozenset[int] | None = None) -> list[RuleMatch]:
     """The rules of ``rules`` that match ``text``, in order, with the span each matched
@@ -2151,10 +2178,11 @@ _PLANS = {id(rules): _plan(rules) for rules in (_PROTOCOL, _HIJACK, _WEAK, _CUES
 """The module's rule tuples by their id (they live as long as the module: no other object shares one)."""
 
 
-def _first(rules: tuple[Rule, ...], text: Text, admitted: frozenset[int]) -> RuleMatch | None:
+def _first(rules: tuple[Rule, ...], text: Text, admitted: frozenset[int],
+           search: Callable[[Rule, Text], RuleMatch | None] = _search) -> RuleMatch | None:
     """The first rule of one of the module's rule tuples that matches ``text`` (its gate passed)."""
     for rule in _candidates(rules, admitted):
-        hit = _search(rule, text)
+        hit = search(rule, text)
         if hit is not None:
             return hit
     return None
@@ -2176,7 +2204,7 @@ def judge(text: Text) -> RuleVerdict:
     for rule in _candidates(_WEAK, admitted):
         if rule.group in hints:
             continue
-        hit = _search(rule, text)
+        hit = _searched(rule, text)
         if hit is not None:
             hints[rule.group] = hit
             if len(hints) == 2:
@@ -2192,7 +2220,7 @@ def cues(text: Text) -> tuple[RuleMatch, ...]:
     which (like a single weak hint, see :func:`judge`) lets the learned score be heard.  Words
     of the model's control layer alone ("your instructions") are no cue: the learned model
     already weighs them most, and a player's instructions to its team are the game."""
-    m = _first(_CUES, text, _admitted(text))
+    m = _first(_CUES, text, _admitted(text), _searched)
     return () if m is None else (m,)
 
 
@@ -2201,4 +2229,5 @@ def signs(text: Text) -> tuple[str, ...]:
     rules see a sign of without deciding.  The learned score reads them as features
     (:mod:`.tier_model`), so what the rules know of a mechanism carries to phrasings no rule
     was written for."""
-    return tuple(sorted({m.rule.name for m in matches(_SIGNS, text)}))
+    found = map(_searched, _candidates(_SIGNS, _admitted(text)), repeat(text))
+    return tuple(sorted({m.rule.name for m in found if m is not None}))
