@@ -8,6 +8,7 @@ simulated match whose behavior report must be the same bytes on one process and 
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import pickle
 import signal
@@ -276,14 +277,15 @@ def test_behavior_report_is_the_same_bytes_on_two_processes(simulated: Path, for
     assert reports["1"] == reports["0"]
 
 
-def test_a_text_heavy_match_keeps_its_promises_here(tmp_path: Path) -> None:
-    """A match whose messages bring :data:`TEXT_HEAVY` characters of new text an event or more leaves its promises
-    to this process; one that repeats its texts hands them to the second process with the rest of :data:`ASIDE`.
-    Hand-counted: a spawn and three messages of 10 characters, all different (30 / 4 = 7.5), or the same three
-    times (10 / 4 = 2.5)."""
+def test_a_text_heavy_match_keeps_its_tiers_here(tmp_path: Path) -> None:
+    """A match whose messages bring :data:`TEXT_HEAVY` characters of new text an event or more leaves its message
+    tiers to this process; one that repeats its texts hands them to the second process with the rest of
+    :data:`ASIDE`.  Hand-counted: a spawn and three messages of 10 characters, all different (30 / 4 = 7.5), or
+    the same three times (10 / 4 = 2.5)."""
     from daishi_forensics.report.passes import TEXT_HEAVY, aside_for, text_per_event
 
-    for texts, expected, aside in ((("0123456789", "abcdefghij", "klmnopqrst"), 7.5, ASIDE - {"promises"}),
+    assert 2.5 < TEXT_HEAVY <= 7.5
+    for texts, expected, aside in ((("0123456789", "abcdefghij", "klmnopqrst"), 7.5, ASIDE - {"tiers"}),
                                    (("0123456789",) * 3, 2.5, ASIDE)):
         events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0")]
         events += [ev(2 + k, 1, "message", "a_1", channel="local", text=t) for k, t in enumerate(texts)]
@@ -307,13 +309,31 @@ def test_a_file_whose_first_lines_cannot_be_read_gets_the_usual_split() -> None:
 
 
 def test_a_text_heavy_match_split_the_other_way_gives_the_same_bytes(simulated: Path, forks: list[bool],
-                                                                   split: dict[str, list[Any]],
+                                                                   split: dict[str, list[Any]], tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the promises kept here (the simulated match taken as text-heavy), the child replays the rest of
-    :data:`ASIDE` and this process the promises: the report is the same bytes as one process's."""
+    """With the tiers kept here (the simulated match taken as text-heavy), the child replays the rest of
+    :data:`ASIDE` and reads the propagation's edges ahead (they read no tier), and this process the tiers and
+    the rest of the propagation: the report is the same bytes as one process's; the edges were read once
+    either way, ahead by the child when split, by the propagation itself in one process (each reading, in
+    whatever process, writes a line to a file)."""
+    from daishi_forensics.injection import propagation as propagation_module
+    from daishi_forensics.injection import summary
     from daishi_forensics.report import passes as report_passes
 
     monkeypatch.setattr(report_passes, "TEXT_HEAVY", 0.0)
+    log = tmp_path / "readings.txt"
+    real_reading = propagation_module.echo_reading
+
+    def counted(by: str) -> Any:
+        def reading(*args: Any, **kwargs: Any) -> Any:
+            with open(log, "a", encoding="utf-8") as out:
+                out.write(by + "\n")
+            return real_reading(*args, **kwargs)
+
+        return reading
+
+    monkeypatch.setattr(propagation_module, "echo_reading", counted("propagation"))
+    monkeypatch.setattr(summary, "echo_reading", counted("ahead"))
     moved: dict[str, bool] = {}
     real = replay_analysis.replay_in_halves
 
@@ -324,12 +344,15 @@ def test_a_text_heavy_match_split_the_other_way_gives_the_same_bytes(simulated: 
         return timeline
 
     monkeypatch.setattr(replay_analysis, "replay_in_halves", watched)
-    reports = {}
+    reports, readings = {}, {}
     for setting in ("0", "1"):
         monkeypatch.setenv(ENV, setting)
+        log.write_text("")
         reports[setting] = dumps(behavior_report(analyze(read_match(open_match(str(simulated))))))
+        readings[setting] = log.read_text().split()
     assert forks == [True] and split["child"] == ["waited"]
-    assert {name for name, by_child in moved.items() if by_child} == ASIDE - {"promises"}
+    assert {name for name, by_child in moved.items() if by_child} == ASIDE - {"tiers"}
+    assert readings == {"0": ["propagation"], "1": ["ahead"]}
     assert reports["1"] == reports["0"]
 
 
@@ -754,11 +777,14 @@ def test_the_report_is_the_same_bytes_with_work_done_ahead(simulated: Path, fork
     exposure and the tiers) and this process, done first (the child taken as still at work), starts
     the screens from its own passes meanwhile, in a child, and computes the ledger part and the
     results the report asks of its passes itself: the report is the same bytes as one process's,
-    and computes none of them."""
+    and computes none of them.  (The usual split: the match taken as not text-heavy, which its 3.3
+    characters of new text an event would make it.)"""
+    from daishi_forensics.report import passes as report_passes
     from daishi_forensics.report import sections
     from daishi_forensics.report._aside import Done
     from daishi_forensics.report.passes import EARLY_RESULTS
 
+    monkeypatch.setattr(report_passes, "TEXT_HEAVY", math.inf)
     monkeypatch.setattr(forking.Forked, "ready", lambda self: False)
     monkeypatch.setenv(ENV, "0")
     alone = analyze(read_match(open_match(str(simulated))), early=True)

@@ -1862,11 +1862,14 @@ def propagation(
     caveat: str | None = None,
     dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
     goods: frozenset[str] = GOODS,
+    reading: EchoReading | None = None,
 ) -> Propagation:
     """Edges, chains and the match figures for ``messages`` (in log order).
 
     ``tiers``: event id -> tier (:mod:`.tiers`); without it every text is classified here.
-    ``goods``: the goods of the game (:func:`goods_of` the archive).
+    ``goods``: the goods of the game (:func:`goods_of` the archive).  ``reading``: the edges'
+    :func:`echo_reading` of the same ``messages`` with the same ``dormancy`` and ``goods``, when read
+    already (it reads no tier: another process may have read it); read here otherwise.
     """
     log = _log(messages)
     events = log.events
@@ -1876,7 +1879,8 @@ def propagation(
 
         tier_of_text = [classify(text).tier for text in texts]
         tiers = {eid: tier_of_text[k] for eid, k in zip(events, text_codes)}
-    reading = echo_reading(log, dormancy=dormancy, goods=goods)
+    if reading is None:
+        reading = echo_reading(log, dormancy=dormancy, goods=goods)
     edges, stock = reading.edges, reading.stock
     chains = _chains(log, edges, tiers)
     children = {e.child for e in edges}

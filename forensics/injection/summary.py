@@ -41,7 +41,15 @@ from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from .exposure import Exposure, MessageLog
-from .propagation import GOODS, Propagation, hijack_messages, propagation, scrubbed_edges, specifics_of
+from .propagation import (
+    GOODS,
+    Propagation,
+    echo_reading,
+    hijack_messages,
+    propagation,
+    scrubbed_edges,
+    specifics_of,
+)
 from daishi_forensics.replay import Timeline
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import Spans, contains, intersect, merged, size
@@ -418,7 +426,8 @@ def _count_root(row: dict[str, int], eid: int, prop: Propagation) -> None:
 
 
 def propagation_of(analysis: MatchAnalysis) -> Propagation:
-    """The match's :class:`~daishi_forensics.injection.propagation.Propagation`, computed once per analysis."""
+    """The match's :class:`~daishi_forensics.injection.propagation.Propagation`, computed once per analysis
+    (with the edges :func:`echo_of` read ahead, when a process that replayed the exposure alone did)."""
     exposure_pass = _pass(analysis, "exposure")
     memo = exposure_pass.memo
     if "propagation" not in memo:
@@ -429,10 +438,29 @@ def propagation_of(analysis: MatchAnalysis) -> Propagation:
             None if tiers is None else tiers.tier_of(),
             caveat=exposure.private_caveat(),
             dormancy=exposure.dormancy,
-            goods=specifics_of(analysis.archive) if isinstance(analysis.archive, Mapping) else GOODS,
+            goods=_goods(analysis),
+            reading=memo.pop("echo", None),
         )
     result: Propagation = memo["propagation"]
     return result
+
+
+def echo_of(analysis: MatchAnalysis) -> None:
+    """Read ahead the edges of the match's messages (:func:`~daishi_forensics.injection.propagation.echo_reading`,
+    the costliest part of :func:`propagation_of`) from the exposure pass alone, unless the propagation is
+    there already: kept in the pass's memo, they go with the pass wherever it goes (a second process that
+    replayed the exposure but not the tiers reads them), and :func:`propagation_of` takes them from there
+    (the same reading it would make: the same messages, dormancy and goods)."""
+    exposure_pass = _pass(analysis, "exposure")
+    memo = exposure_pass.memo
+    if "echo" not in memo and "propagation" not in memo:
+        exposure: Exposure = exposure_pass.result()
+        memo["echo"] = echo_reading(exposure.messages, dormancy=exposure.dormancy, goods=_goods(analysis))
+
+
+def _goods(analysis: MatchAnalysis) -> frozenset[str]:
+    """The goods the propagation reads as a match's specifics (rule 2): the archive's, or the game's."""
+    return specifics_of(analysis.archive) if isinstance(analysis.archive, Mapping) else GOODS
 
 
 def propagation_section(analysis: MatchAnalysis) -> dict[str, Any]:

@@ -5,7 +5,7 @@ and the behavioral profile's, in that order.
 with this catalogue (``only=`` picks some of its passes).  On a large match with a second CPU
 the passes of :data:`ASIDE` are replayed by a forked child while this process replays the
 others (:func:`daishi_forensics.replay.analysis.analyze`), with the same result; a text-heavy match's
-promises are replayed here (:func:`aside_for`)."""
+message tiers are replayed here (:func:`aside_for`)."""
 
 from __future__ import annotations
 
@@ -45,21 +45,25 @@ progression and the rest of the profile; done with them before the child, it sta
 screens meanwhile, in a forked child (:func:`early_parts`).  Chosen by the CPU each side spent on that match until
 both came out about even, screens and propagation included (about 6 s each, one core each;
 ``bench/behavior.py`` prints the replay's sides and how long this process waits).  A match whose messages are
-text-heavy keeps its promises here (:func:`aside_for`)."""
+text-heavy keeps its message tiers here, and the second process reads only the propagation's edges ahead
+(:func:`aside_for`)."""
 
 
-TEXT_HEAVY = 5.0
+TEXT_HEAVY = 3.0
 """Characters of distinct message text per event (:func:`text_per_event`) from which a match is text-heavy:
-its promises are replayed here, not in the second process (:func:`aside_for`).  The second process's passes
-read every distinct text (the tiers, who heard it, then the propagation), and the promises read each again,
-while this process's passes read every event.  Measured on two cores (the behavior report's wall time, two
-runs each way): on the simulator's matches (about 2 characters an event: seats repeat a few thousand short
-stock phrases) the report comes about a fifth sooner with the promises in the second process (9 and 96 seats,
-a million events and a quarter of that); on a match whose seats say real negotiation turns (about 15: each
-message new) it comes about a quarter sooner with them here.  On matches whose messages are partly real turns
-the better side changed between 2.0 and 3.3 characters an event with 96 seats (whose messages more hear) and
-between 3.0 and 5.2 with 9; from 5, the promises here were the better side at every size measured.  Where the
-promises are replayed never changes the report, only when it comes."""
+its message tiers are replayed here, not in the second process (:func:`aside_for`), which replays the promises
+and the rest of :data:`ASIDE` and reads ahead the propagation's edges (they read no tier); the report joins
+them with the tiers.  The tiers and the promises each read every distinct text (the tier classifier and the
+commitment extractor), and the edges read them all again, while this process's passes read every event: where
+each message is new, the usual split leaves the second process the longer side by far.  Measured on two cores
+(the behavior report's wall time, best of two runs each way) on eight quarter-size matches, the simulator's 9-
+and 96-seat ones (1.7 and 2.0 characters an event: seats repeat a few thousand short stock phrases) and copies
+of them whose player seats say real negotiation turns in 10%, 25% and 50% of their messages: the tiers here
+were the better side from 3.2 characters an event with 96 seats (not at 2.0) and from 5.2 with 9 (not at 3.0);
+3 puts all eight on their better side.  Then, the figure fixed, on seven matches not used to set it (32 seats,
+another seed, and its copies with 15%, 30% and 60% real turns; 9 seats, a third seed, and its copies with 20%
+and 40%): the better side on 6 of 7 (the miss: 9 seats at 4.2 characters an event, 6.2 s where the usual
+split takes 5.7 s).  Where the tiers are replayed never changes the report, only when it comes."""
 
 SAMPLE_LINES = 20_000
 """The first records of a file :func:`text_per_event` reads (about 20 ms)."""
@@ -90,14 +94,14 @@ def text_per_event(source: MatchSource, lines: int = SAMPLE_LINES) -> float:
 
 
 def aside_for(source: MatchSource) -> frozenset[str]:
-    """The passes the second process replays for ``source``: :data:`ASIDE`, less the promises when the match is
-    text-heavy (:data:`TEXT_HEAVY`, read by :func:`text_per_event`).  A file whose first lines cannot be read
+    """The passes the second process replays for ``source``: :data:`ASIDE`, less the message tiers when the match
+    is text-heavy (:data:`TEXT_HEAVY`, read by :func:`text_per_event`).  A file whose first lines cannot be read
     gets :data:`ASIDE`: the read itself then says what is wrong, where it always does."""
     try:
         heavy = text_per_event(source) >= TEXT_HEAVY
     except ForensicsError:
         heavy = False
-    return ASIDE - {"promises"} if heavy else ASIDE
+    return ASIDE - {"tiers"} if heavy else ASIDE
 
 
 EARLY_RESULTS = ("contact", "ledger", "reputation", "transfers", "commons", "counters", "witnesses", "progression",
@@ -120,14 +124,20 @@ class _Finished:
 def warm(passes: dict[str, Any], archive: Mapping[str, Any]) -> None:
     """The message propagation (the report's costliest part: every message's likely parent), computed
     ahead by the process that replayed the exposure and the message tiers, when it replayed both
-    (the propagation reads those two and the archive, nothing else): kept in the exposure pass's
-    memo, it goes back with the pass, and the report finds it there
+    (the propagation reads those two and the archive, nothing else); by one that replayed the exposure
+    alone, its edges (which read no tier: :func:`~daishi_forensics.injection.summary.echo_of`). Kept in
+    the exposure pass's memo, they go back with the pass, and the report finds them there
     (:func:`~daishi_forensics.injection.summary.propagation_of`, which would compute the same from
     the same passes)."""
-    if "exposure" in passes and "tiers" in passes:
-        from daishi_forensics.injection.summary import propagation_of
+    if "exposure" not in passes:
+        return
+    from daishi_forensics.injection.summary import echo_of, propagation_of
 
-        propagation_of(cast(MatchAnalysis, _Finished(passes, archive)))
+    finished = cast(MatchAnalysis, _Finished(passes, archive))
+    if "tiers" in passes:
+        propagation_of(finished)
+    else:
+        echo_of(finished)
 
 
 def _results(analysis: MatchAnalysis, names: Iterable[str]) -> None:
