@@ -952,7 +952,11 @@ def test_weak_and_cue_searches_remembered_for_the_last_text_answer_as_fresh_ones
     for norm in [*norms, *reversed(norms), norms[0], norms[0]]:
         fresh_signs = tuple(sorted({m.rule.name for m in tier_rules.matches(_SIGNS, norm)}))
         fresh_cue = tuple(tier_rules.matches(_CUES, norm, first=True))
-        assert judge(norm) == judge(norm)
+        remembered = tier_rules._last_searched
+        tier_rules._remember_searched((None, {}))
+        fresh_verdict = judge(norm)  # every search made afresh
+        tier_rules._remember_searched(remembered)
+        assert judge(norm) == fresh_verdict  # (after the text before, or the same text: from what is remembered)
         assert (cues(norm), signs(norm)) == (fresh_cue, fresh_signs)
         last, answers = tier_rules._last_searched
         if last is norm:  # (none asked when no weak or cue rule's gate let the text in)
