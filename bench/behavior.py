@@ -40,6 +40,9 @@ read without the read boundary's checks when that is provably the same) and comp
 propagation from it, as the behavior report's child does, their ratio (the
 halves' balance), how long this process waited for the child's passes once its own half was done
 (a balanced split waits little), and what a read costs the child without the checks and with them.
+The split is the one the behavior report chooses for the match (``report/passes.py`` ``aside_for``); with
+``--real-texts`` the same is printed for the real-text quarter too, a text-heavy match: there the tiers stay in
+this process and the child replays the promises and reads only the propagation's edges ahead.
 
 Then the message texts on that quarter: how many messages, how many distinct texts, how many
 times the promise pass's commitment extractor and the tier classifier ran in a replay (each
@@ -189,7 +192,7 @@ from daishi_forensics.read.boundary import as_parsed, read_match
 from daishi_forensics.read.sources import open_match
 from daishi_forensics.replay import _halves
 from daishi_forensics.replay.analysis import paused_cycle_collection
-from daishi_forensics.report.passes import ASIDE, CATALOGUE, warm
+from daishi_forensics.report.passes import CATALOGUE, aside_for, warm
 import daishi_forensics.injection.summary  # loaded before the fork, as the behavior report's analysis does
 clock = time.perf_counter
 marks = {}
@@ -209,6 +212,8 @@ _halves.fork = lambda fn: Watched(fork(fn))
 read = read_match(open_match(sys.argv[1]))
 plain = _halves._reads_plainly(read, read.source)
 instances = CATALOGUE.build(read.archive, None)
+ASIDE = aside_for(read.source)  # the behavior report's choice for this match (its first lines read before the fork)
+ahead = "the propagation" if "tiers" in ASIDE else "the propagation's edges"
 started, cpu = clock(), time.process_time()
 with paused_cycle_collection():
     _halves.replay_in_halves(read, instances, ASIDE, ahead=lambda passes, _timeline: warm(passes, read.archive))
@@ -218,7 +223,7 @@ theirs = kids.ru_utime + kids.ru_stime
 print(f"cpu        this process      {mine:>10.1f} s  (read with checks, world, and the passes but "
       f"{', '.join(sorted(ASIDE))}; until the child's answer)")
 print(f"cpu        the child         {theirs:>10.1f} s  (read {'without' if plain else 'with'} checks, world, "
-      f"{', '.join(sorted(ASIDE))}, the propagation, pickling them)")
+      f"{', '.join(sorted(ASIDE))}, {ahead}, pickling them)")
 print(f"balance    child / this      {theirs / mine:>10.2f}    ("
       + ("the child's passes taken: this process's read was verbatim" if "stopped" not in marks and read.verbatim
          else "the child's passes taken: it read with checks" if "stopped" not in marks
@@ -467,11 +472,14 @@ def main() -> None:
     for skipped, title, code, extra in quarter_sections:
         if skipped:
             continue
-        quarter = simulated_stream(events // 4, agents=96)
-        print("== " + title.format(name=quarter.name))
-        proc = subprocess.run([sys.executable, "-c", code, str(quarter), *extra], capture_output=True, text=True,
-                              check=True)
-        print(proc.stdout.rstrip())
+        quarters = [simulated_stream(events // 4, agents=96)]
+        if code is HALVES and args.real_texts:  # a text-heavy match's split beside the usual one
+            quarters.append(real_text_stream(simulated_stream(events // 4)))
+        for quarter in quarters:
+            print("== " + title.format(name=quarter.name))
+            proc = subprocess.run([sys.executable, "-c", code, str(quarter), *extra], capture_output=True,
+                                  text=True, check=True)
+            print(proc.stdout.rstrip())
 
 
 if __name__ == "__main__":
