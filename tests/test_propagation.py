@@ -170,6 +170,44 @@ def test_chains_and_match_figures() -> None:
     assert (doc["hijackRoots"], doc["hijackRepeats"]) == (2, 1)
 
 
+def test_edges_read_ahead_give_the_same_propagation() -> None:
+    """The edges read ahead (:func:`echo_reading`, tier-free: another process may read them) give the chains and
+    figures the propagation reads itself; and the reading passed is the one used (an empty one: no edge, no
+    chain of several messages, each of the six hijack-tier messages its own root: 10, 12, 13, 14, 33, 50)."""
+    ahead = P.echo_reading(messages())
+    assert propagation(messages(), reading=ahead) == propagation(messages())
+    assert [(e.parent, e.child) for e in ahead.edges][:3] == [(10, 12), (12, 13), (13, 14)]
+    empty = propagation(messages(), reading=P.EchoReading((), 0, P.MAX_LAG, None))
+    assert (empty.edges, [c.messages for c in empty.chains if len(c.messages) > 1], empty.hijack_roots) == (
+        (), [], 6)
+    assert sorted(empty.root_reach) == [10, 12, 13, 14, 33, 50] and not any(empty.root_reach.values())
+
+
+def test_the_report_takes_the_edges_read_ahead_from_the_exposure_pass() -> None:
+    """``echo_of`` reads the edges from the exposure pass alone into its memo (what a second process that
+    replayed the exposure but not the tiers does); ``propagation_of`` takes them from there (the memo then
+    holds the propagation only) and gives what it computes from nothing; once the propagation is there,
+    ``echo_of`` reads nothing."""
+    from types import SimpleNamespace
+
+    from daishi_forensics.injection.summary import echo_of, propagation_of
+    from daishi_forensics.injection.tiers import TierPass
+
+    def finished() -> Any:
+        passes = {"exposure": ExposurePass({}), "tiers": TierPass()}
+        replay(match_events(), {"startedAtTick": 0, "endedAtTick": 40}, list(passes.values()))
+        return SimpleNamespace(passes=passes, archive={"startedAtTick": 0, "endedAtTick": 40})
+
+    ahead, alone = finished(), finished()
+    memo = ahead.passes["exposure"].memo
+    echo_of(SimpleNamespace(passes={"exposure": ahead.passes["exposure"]}, archive=ahead.archive))
+    assert list(memo) == ["echo"] and [(e.parent, e.child) for e in memo["echo"].edges][:2] == [(10, 12), (12, 13)]
+    assert propagation_of(ahead) == propagation_of(alone)
+    assert list(memo) == ["propagation"] and propagation_of(ahead).hijack_roots == 2
+    echo_of(ahead)
+    assert list(memo) == ["propagation"]
+
+
 def test_tree_text() -> None:
     text = tree_text(propagation(messages()), messages())
     assert "chain 10  tier hijack  reach 3  depth 3  exposed 5  generations 1/1/1/1" in text
