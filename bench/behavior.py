@@ -212,18 +212,18 @@ _halves.fork = lambda fn: Watched(fork(fn))
 read = read_match(open_match(sys.argv[1]))
 plain = _halves._reads_plainly(read, read.source)
 instances = CATALOGUE.build(read.archive, None)
-ASIDE = aside_for(read.source)  # the behavior report's choice for this match (its first lines read before the fork)
-ahead = "the propagation" if "tiers" in ASIDE else "the propagation's edges"
+aside = aside_for(read.source)  # the behavior report's choice for this match (its first lines read before the fork)
+ahead = "the propagation" if "tiers" in aside else "the propagation's edges"
 started, cpu = clock(), time.process_time()
 with paused_cycle_collection():
-    _halves.replay_in_halves(read, instances, ASIDE, ahead=lambda passes, _timeline: warm(passes, read.archive))
+    _halves.replay_in_halves(read, instances, aside, ahead=lambda passes, _timeline: warm(passes, read.archive))
 mine = marks.get("mine_cpu", time.process_time()) - cpu
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 theirs = kids.ru_utime + kids.ru_stime
 print(f"cpu        this process      {mine:>10.1f} s  (read with checks, world, and the passes but "
-      f"{', '.join(sorted(ASIDE))}; until the child's answer)")
+      f"{', '.join(sorted(aside))}; until the child's answer)")
 print(f"cpu        the child         {theirs:>10.1f} s  (read {'without' if plain else 'with'} checks, world, "
-      f"{', '.join(sorted(ASIDE))}, {ahead}, pickling them)")
+      f"{', '.join(sorted(aside))}, {ahead}, pickling them)")
 print(f"balance    child / this      {theirs / mine:>10.2f}    ("
       + ("the child's passes taken: this process's read was verbatim" if "stopped" not in marks and read.verbatim
          else "the child's passes taken: it read with checks" if "stopped" not in marks
