@@ -282,3 +282,16 @@ def test_a_tie_goes_to_the_place_the_texts_own_family_passes_on(monkeypatch: pyt
     assert match.latest > match.first  # over the whole match, the latest heard is likelier
     tie = got[16]
     assert (tie.parent, tie.tied_with, tie.reason) == (10, (15,), "tie with 15: heard first")
+
+
+def test_an_edge_says_words_added_at_one_place_and_a_run_dropped_once() -> None:
+    """``B`` with three words added after its third word and its words 11 and 12 ("wren is") dropped: the edge
+    lists two changes, not five, the added words counted at their place; and a run dropped beside a lone word
+    dropped further on, in the order of their places (word 16 after words 11 to 12, not before)."""
+    w = B.split()
+    added = " ".join([*w[:3], "and", "then", "quietly", *w[3:10], *w[12:]])
+    assert edges((10, 1, "a_1", B), (11, 3, "a_2", added))[0] == [
+        (10, 11, "only exposed candidate", ("3 words added before word 4", "words 11 to 12 dropped"), ())]
+    dropped = " ".join([*w[:10], *w[12:15], *w[16:]])
+    assert edges((10, 1, "a_1", B), (11, 3, "a_2", dropped))[0] == [
+        (10, 11, "only exposed candidate", ("words 11 to 12 dropped", "word 16 dropped"), ())]

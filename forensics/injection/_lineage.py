@@ -75,7 +75,7 @@ from ._forwarding import Forward
 
 __all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
-           "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "tags_cut", "remark_is_rest", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
+           "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "tags_cut", "remark_is_rest", "edits", "describe", "mutations", "candidate", "choose_parent", "first_heard_share",
            "heard_order", "heard_orders", "similarity"]
 
 PSEUDO_CHILDREN = 2
@@ -330,14 +330,57 @@ def describe(e: Edit) -> str:
         "trail": lambda: f"words after{_quoted(e[1])}", "lead": lambda: f"words in front{_quoted(e[1])}",
         "casing": lambda: casings.get(e[1], f"{e[1]} case"),
         "recase": lambda: casings.get(e[1], f"{e[1]} case"),
-        "ending": lambda: f"ending{_quoted(e[1])}", "marks": lambda: f"punctuation{_quoted(e[1])}", "cut_start": lambda: f"cut at the start ({e[1]} words)",
-        "cut_end": lambda: f"cut at the end ({e[1]} words)",
+        "ending": lambda: f"ending{_quoted(e[1])}", "marks": lambda: f"punctuation{_quoted(e[1])}", "cut_start": lambda: f"cut at the start ({_words(e[1])})",
+        "cut_end": lambda: f"cut at the end ({_words(e[1])})",
         "swap": lambda: f"{_SWAPS.get(e[3], 'word swapped')} at word {int(e[1]) + 1}",
         "insert": lambda: f"a word added before word {int(e[1]) + 1}",
         "delete": lambda: f"word {int(e[1]) + 1} dropped",
         "moved": lambda: "a word moved",
     }
     return words[kind]()
+
+
+def _words(n: str) -> str:
+    """``n`` words, one word singular."""
+    return "1 word" if n == "1" else f"{n} words"
+
+
+def mutations(found: Iterable[Edit]) -> tuple[str, ...]:
+    """A child's edits relative to its parent in words, as an edge lists them: each said by :func:`describe`,
+    but the words added at one place said once with their number ("3 words added before word 4"), a
+    run of words dropped one after another said once ("words 11 to 12 dropped"), the words moved
+    counted, and any other description that repeats said once with its count ("... (2 times)").  The
+    changes to the whole text first (tags, quotes, remarks, casing, punctuation, cuts), sorted; then
+    those inside it (swapped, added, dropped words) in the order of their place.
+
+    >>> mutations([("insert", "1", "a"), ("insert", "1", "b"), ("delete", "9"), ("delete", "3"),
+    ...            ("delete", "4"), ("delete", "5"), ("cut_end", "1", "6"), ("swap", "12", "c", "typo", "d")])
+    ('cut at the end (1 word)', '2 words added before word 2', 'words 4 to 6 dropped', 'word 10 dropped', 'typo at word 13')
+    """
+    added: Counter[int] = Counter()
+    dropped: list[int] = []
+    said: Counter[str] = Counter()
+    placed: list[tuple[int, str]] = []
+    for e in found:
+        if e[0] == "insert":
+            added[int(e[1])] += 1
+        elif e[0] == "delete":
+            dropped.append(int(e[1]))
+        elif e[0] == "swap":
+            placed.append((int(e[1]), describe(e)))
+        else:
+            said[describe(e)] += 1
+    whole = sorted(text if n == 1 else f"{_words(str(n))} moved" if text == "a word moved" else f"{text} ({n} times)"
+                   for text, n in said.items())
+    placed += [(at, f"{'a word' if n == 1 else _words(str(n))} added before word {at + 1}") for at, n in added.items()]
+    runs: list[list[int]] = []
+    for at in sorted(set(dropped)):
+        if runs and at == runs[-1][1] + 1:
+            runs[-1][1] = at
+        else:
+            runs.append([at, at])
+    placed += [(a, f"word {a + 1} dropped" if a == b else f"words {a + 1} to {b + 1} dropped") for a, b in runs]
+    return (*whole, *(text for _at, text in sorted(placed)))
 
 
 def _inherited(e: Edit) -> str:

@@ -142,7 +142,7 @@ from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Tally, Vocabulary, vocabulary_of
 from ._delays import learnt_window
 from ._lineage import (
-    Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order, heard_orders,
+    Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, edits, heard_order, heard_orders, mutations,
 )
 
 __all__ = [
@@ -1519,7 +1519,7 @@ def linked_edges(
         confidence = round(_link_confidence(evidence[(j, i)].shared_bits, exact.need(j, i)) * choice.confidence, 3)
         edges.append(EchoEdge(events[i], events[j], _wratio(texts, log, j, i, wratio), "text", ticks[j] - ticks[i],
                               confidence, choice.reason, choice.tied, len(parents[j]),
-                              tuple(sorted(describe(e) for e in choice.edits))))
+                              mutations(choice.edits)))
     return edges, stock
 
 
