@@ -131,6 +131,11 @@ SCREEN_PAIRS: tuple[tuple[str, dict[str, int]], ...] = (
 )
 """The pairs report's match sizes (``--pairs``): two or three of the sweep's settings changed together, never run
 together by the sweep, which changes one at a time (small and short, large and long, crowded and sparse maps)."""
+SCREEN_LONG: tuple[tuple[str, dict[str, int]], ...] = (
+    ("3000 ticks", {"ticks": 3000}),
+)
+"""A long match (ten times the default ticks), which neither the sweep nor the pairs report plays: only the studies
+that name it (``bench/ring_members.py``).  Over many rounds honest pairs make a few round trips each, by chance."""
 PAIRS_FIRST = 150001
 """The pairs report's first honest seed (its matches are honest only)."""
 PAIRS_LOOKED = range(150001, 150101)
@@ -186,7 +191,7 @@ def simulate(job: tuple[str, str, int, str] | tuple[str, str, int, str, str],
     from daishi_forensics.simulate import simulate_match, write_match
 
     split, kind, seed, noise = job[0], job[1], job[2], job[3]
-    settings = dict(SCREEN_SWEEPS + SCREEN_PAIRS)[job[4]] if len(job) == 5 else {}
+    settings = dict(SCREEN_SWEEPS + SCREEN_PAIRS + SCREEN_LONG)[job[4]] if len(job) == 5 else {}
     match = simulate_match(kind, seed, noise=noise, **settings)
     with tempfile.TemporaryDirectory() as tmp:
         path = write_match(match, Path(tmp))

@@ -356,12 +356,13 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
         return [], []
     trips_graph = nx.k_core(trips_graph, 2)  # a seat on a cycle has two partners on it
     budget = [steps]
-    rings, cycles, completed = _qualifying_cycles(view, legs, trips_graph, {pair_key(a, b) for a, b in covered},
-                                                  params, budget)
+    naming = float(params.get("ring_member_level", 1.0)) < 1
+    rings, cycles, completed, also = _qualifying_cycles(view, legs, trips_graph, {pair_key(a, b) for a, b in covered},
+                                                        params, budget, naming)
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the round-trip ring search stopped after {steps} steps; some rings may be missing")
-    flags = [_ring_flag(view, tuple(members), rings, cycles, legs, completed, params)
+    flags = [_ring_flag(view, tuple(members), rings, cycles, legs, completed, params, also)
              for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
     return flags, notes
 
@@ -383,19 +384,22 @@ def _trip_legs(view: TransferView, ratio: float, min_trips: int) -> dict[tuple[A
 
 
 def _qualifying_cycles(view: TransferView, legs: Mapping[tuple[Any, Any], _Leg], trips_graph: nx.Graph,
-                       covered: set[tuple[Any, Any]], params: Mapping[str, Any],
-                       budget: list[int]) -> tuple[nx.Graph, list[dict[str, Any]], int]:
+                       covered: set[tuple[Any, Any]], params: Mapping[str, Any], budget: list[int],
+                       naming: bool = False) -> tuple[nx.Graph, list[dict[str, Any]], int, list[dict[str, Any]]]:
     """Search each biconnected component of the round-trip pairs for cycles of 3 to ``max_cycle_length``
     seats (within ``budget`` steps); keep those whose circular share reaches ``ring_threshold``, whose trips
     were all under way together, and that add a pair to what is already found.  Returns the graph of the
-    kept cycles' pairs, the kept cycles with their episode, and how many cycles the search completed (the
-    ring test pays for every one: Bonferroni)."""
+    kept cycles' pairs, the kept cycles with their episode, how many cycles the search completed (the
+    ring test pays for every one: Bonferroni), and, with ``naming`` (members named by their own evidence,
+    :func:`_named_members`), the cycles that would have been kept but added no pair (else none): a ring's
+    shorter cycle among its washing seats may be met after longer ones through honest partners."""
     ratio = float(params["max_leg_ratio"])
     threshold = float(params["ring_threshold"])
     max_len = int(params["max_cycle_length"])
     completed = 0
     rings = nx.Graph()  # seats joined by the pairs of qualifying cycles
     cycles: list[dict[str, Any]] = []
+    also: list[dict[str, Any]] = []  # (with naming) qualifying cycles that added no pair
     everything: Intervals = [(-math.inf, math.inf)]
     for component in sorted((ordered(c) for c in nx.biconnected_components(trips_graph) if len(c) >= 3),
                             key=repr):
@@ -412,29 +416,45 @@ def _qualifying_cycles(view: TransferView, legs: Mapping[tuple[Any, Any], _Leg],
             completed += len(found)
             for cycle in found:
                 pairs = [view.key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-                if all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs):
+                adds = not all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs)
+                if not adds and not (naming and all(rings.has_edge(*p) for p in pairs)):
                     continue  # adds nothing to a ring already found
                 if _circular_share(view, pairs) < threshold:
                     continue
                 episode = _together(cycle, [legs[p] for p in pairs], ratio)
                 if episode is None:
                     continue
+                if not adds:
+                    also.append({"cycle": cycle, "episode": episode})
+                    continue
                 rings.add_edges_from(pairs)
                 cycles.append({"cycle": cycle, "episode": episode})
-    return rings, cycles, completed
+    return rings, cycles, completed, also
 
 
 def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cycles: list[dict[str, Any]],
-               legs: Mapping[tuple[Any, Any], _Leg], completed: int, params: Mapping[str, Any]) -> Flag:
-    """One ``wash_ring`` flag for a connected group of kept cycles: told from its earliest cycle with a lap,
-    scored by the group's circular share, tested by :func:`_ring_test`."""
+               legs: Mapping[tuple[Any, Any], _Leg], completed: int, params: Mapping[str, Any],
+               also: Collection[dict[str, Any]] = ()) -> Flag:
+    """One ``wash_ring`` flag for a connected group of kept cycles: naming the members with their own
+    evidence (:func:`_named_members`, with ``ring_member_level`` below 1; ``also``: the group's other
+    qualifying cycles), told from its earliest cycle with a lap among them, scored by their pairs' circular
+    share, tested by :func:`_ring_test` as the whole group."""
     ratio = float(params["max_leg_ratio"])
     min_trips = max(1, int(params["ring_trips"]))
     inside = [c for c in cycles if c["cycle"][0] in members]
-    pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
+    level = float(params.get("ring_member_level", 1.0))
+    named: tuple[Any, ...] = members
+    left_out: dict[Any, float] = {}
+    own: dict[Any, float] = {}
+    if level < 1:
+        every = inside + [c for c in also if c["cycle"][0] in members]
+        named, left_out, own = _named_members(view, members, every, ratio, min_trips, level)
+    told = [c for c in inside if set(c["cycle"]) <= set(named)] or \
+        [c for c in also if set(c["cycle"]) <= set(named)]
+    pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(named).edges})
     score = _circular_share(view, pairs)
-    first = min(inside, key=lambda c: (not c["episode"].together, c["episode"].path is None, c["episode"].tick,
-                                       len(c["cycle"]), repr(c["cycle"])))
+    first = min(told, key=lambda c: (not c["episode"].together, c["episode"].path is None, c["episode"].tick,
+                                     len(c["cycle"]), repr(c["cycle"])))
     cycle = first["cycle"]
     episode: _Episode = first["episode"]
     shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
@@ -459,13 +479,22 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
         story = f"{seats}, each with the next, traded {episode.good} and sent it back"
     circular = view.graph.graph.get("circular_reputation") or {}
     if circular:
-        details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
+        details["circularReputation"] = {str(n): circular[n] for n in named if n in circular}
+    if own:
+        details["ownEvidence"] = {str(n): own[n] for n in named}
+    left = ""
+    if left_out:
+        details["notNamed"] = {str(n): p for n, p in left_out.items()}
+        gone = ordered(left_out)
+        left = (f" {_listed(gone)} {'is' if len(gone) == 1 else 'are'} on the ring's other cycles but not named: "
+                f"{'its' if len(gone) == 1 else 'their'} own round trips there were no more than honest play's "
+                f"(the chance at least {min(left_out.values()):.2g}); the test is the whole ring's.")
     p_ring = _ring_test(view, inside, completed, ratio, min_trips, details)
     return Flag(
         screen="ring",
         kind="wash_ring",
         level="flag",
-        agents=(*cycle, *(n for n in members if n not in cycle)),
+        agents=(*cycle, *(n for n in named if n not in cycle)),
         pairs=tuple(pairs),
         score=score,
         threshold=float(params["ring_threshold"]),
@@ -476,12 +505,52 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
                             "its last)") + ", each leg of one value: "
             f"{score:.0%} of their trade went back and forth "
             f"(net share as low as {min(shares.values()):.3f}), trading for the count and the reputation, "
-            "not for the goods."
+            "not for the goods." + left
         ),
         details=details,
         p_value=p_ring,
         null=RING_NULL,
     )
+
+
+def _listed(seats: list[Any]) -> str:
+    """Seats in words: ``a``, ``a and b``, ``a, b and c``."""
+    said = [str(n) for n in seats]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + f" and {said[-1]}"
+
+
+def _own_evidence(view: TransferView, members: Collection[Any], cycles: list[dict[str, Any]], ratio: float,
+                  min_trips: int) -> dict[Any, float]:
+    """Each member's own evidence in a ring of ``members``: Fisher's product of the given-search p-values
+    (:func:`_ring_pair_tests`, against the pairs with no seat among ``members``) of its pairs on the ring's
+    ``cycles`` whose seats are all members; 1 for a member on none of them."""
+    inside = set(members)
+    mine = ordered({view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for c in cycles
+                    if inside.issuperset(c["cycle"]) for i in range(len(c["cycle"]))})
+    given, _plain = _ring_pair_tests(view, ratio, mine, ordered(inside), min_trips) if mine else ([], [])
+    p = {k: t[0] for k, t in zip(mine, given)}
+    return {m: product_p([p[k] for k in mine if m in k]) for m in members}
+
+
+def _named_members(view: TransferView, members: tuple[Any, ...], cycles: list[dict[str, Any]], ratio: float,
+                   min_trips: int, level: float) -> tuple[tuple[Any, ...], dict[Any, float], dict[Any, float]]:
+    """The members a ring's flag names (module rule *who is named*): while a member's own evidence
+    (:func:`_own_evidence`) leaves a chance above ``level``, the weakest such member whose leaving keeps a
+    qualifying cycle among the others is left out, and the evidence read again without it.  Returns the
+    named members (in ``members``' order), those left out with their chance when left out, and the named
+    members' own evidence."""
+    named = list(members)
+    left_out: dict[Any, float] = {}
+    while True:
+        own = _own_evidence(view, named, cycles, ratio, min_trips)
+        for m in sorted((m for m in named if own[m] > level), key=lambda m: (-own[m], repr(m))):
+            rest = set(named) - {m}
+            if any(rest.issuperset(c["cycle"]) for c in cycles):
+                left_out[m] = own[m]
+                named.remove(m)
+                break
+        else:
+            return tuple(named), left_out, own
 
 
 def _ring_test(view: TransferView, inside: list[dict[str, Any]], completed: int, ratio: float,
