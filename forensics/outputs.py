@@ -84,7 +84,12 @@ def _refused(name: str, done: str = "replace it") -> OutputError:
 
 
 def _reason(exc: OSError) -> str:
+    """Why a file could not be written, in words: a missing folder is said as one only where the folder the
+    system could not make the file in is indeed missing (``/proc`` exists, and makes no file)."""
     if exc.errno == errno.ENOENT:
+        folder = Path(exc.filename).parent if isinstance(exc.filename, str) else None
+        if folder is not None and folder.is_dir():
+            return "the folder exists, but no file can be made in it"
         return "no such folder"
     if exc.errno == errno.ENOSPC:
         return "no space left on the device"

@@ -277,6 +277,17 @@ def test_o_into_a_missing_folder_is_a_clear_output_error(command: str, tmp_path:
     assert f"{missing}: cannot write it (no such folder)" in result.stderr and "Traceback" not in result.output
 
 
+def test_o_into_a_folder_that_makes_no_file_says_so(tmp_path: Path) -> None:
+    """``/proc`` exists and refuses to make a file (the system says "no such file"): the reason names no
+    missing folder."""
+    if not Path("/proc").is_dir():
+        pytest.skip("no /proc")
+    result = run(["behavior", "--format", "json", "-o", "/proc/x.json", str(clean_match(tmp_path / "m"))])
+    assert result.exit_code == OUTPUT, result.output
+    assert "/proc/x.json: cannot write it (the folder exists, but no file can be made in it)" in result.stderr
+    assert "no such folder" not in result.stderr and "Traceback" not in result.output
+
+
 def test_o_dev_full_is_a_clear_output_error(tmp_path: Path) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
