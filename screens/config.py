@@ -196,6 +196,7 @@ _WITHIN: dict[str, tuple[float, float, str]] = {
     "ring.cycle_threshold": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "ring.wash_cycle_in_step": (0.0, 1.0, "(0, 1]"),
     "cartel.member_level": (0.0, 1.0, "(0, 1]"),
+    "ring.ring_member_level": (0.0, 1.0, "(0, 1]"),
     "season.cycle_threshold": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
     "value_cycles.min_window": (0.0, math.inf, "(0, inf)"),
     "value_cycles.max_window": (0.0, math.inf, "(0, inf)"),

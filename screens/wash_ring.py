@@ -57,6 +57,21 @@ round (one round trip a pair) is shown, but given the search its evidence is nil
 round trip is what put it in the search.  Each pair's p-value as it stands (not given the
 search) is shown beside it.
 
+**Who is named** (``ring_member_level``).  Over many rounds honest pairs make a round trip or
+two by chance, and a washing ring's cycles reach them through its members' other partners:
+the ring's test, carried by the washing pairs, would name them too.  So a ring's flag names
+only the members that carry their own evidence: a member's pairs on the ring's qualifying
+cycles among the named members (cycles that added no new pair to the ring included: a
+ring's own triangle may be met after longer cycles through honest partners), each read given
+the search against the pairs with no seat among the named members, Fisher's product; while a
+member's leaves a chance above ``ring_member_level``, the weakest such member whose leaving
+keeps a qualifying cycle among the others is left out, and the evidence is read again without
+it.  A member a cycle needs is named however weak (a short ring's evidence is its pairs
+together).  The test and its p-value stay the whole ring's: no level moves.  The flag is told
+from a cycle of the named seats and says who was left out, with their chance
+(``details.notNamed``; the named members' own evidence in ``details.ownEvidence``); 1 names
+every seat of the ring's cycles (configuration 2.29.0).
+
 >>> import networkx as nx
 >>> G = nx.MultiDiGraph()
 >>> for t, (u, v, out, back) in enumerate([("a", "b", "wood", "stone"), ("b", "c", "wood", "stone"),
@@ -486,9 +501,11 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
     if left_out:
         details["notNamed"] = {str(n): p for n, p in left_out.items()}
         gone = ordered(left_out)
+        lo, hi = min(left_out.values()), max(left_out.values())
+        chance = f"a chance of {lo:.2g}" if f"{lo:.2g}" == f"{hi:.2g}" else f"chances of {lo:.2g} to {hi:.2g}"
         left = (f" {_listed(gone)} {'is' if len(gone) == 1 else 'are'} on the ring's other cycles but not named: "
-                f"{'its' if len(gone) == 1 else 'their'} own round trips there were no more than honest play's "
-                f"(the chance at least {min(left_out.values()):.2g}); the test is the whole ring's.")
+                f"{'its' if len(gone) == 1 else 'their'} own round trips there are as honest play makes them by "
+                f"chance ({chance}, above the level {level:g}); the test is the whole ring's.")
     p_ring = _ring_test(view, inside, completed, ratio, min_trips, details)
     return Flag(
         screen="ring",

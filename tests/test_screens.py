@@ -1610,13 +1610,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.29.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.30.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.29.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.30.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
@@ -1678,6 +1678,10 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
      r"^config override: screens.ring.wash_cycle_in_step must be a number in \(0, 1\], not 0$"),
     ({"screens": {"ring": {"wash_cycle_in_step": 1.5}}},
      r"^config override: screens.ring.wash_cycle_in_step must be a number in \(0, 1\], not 1.5$"),
+    ({"screens": {"ring": {"ring_member_level": 0}}},
+     r"^config override: screens.ring.ring_member_level must be a number in \(0, 1\], not 0$"),
+    ({"screens": {"ring": {"ring_member_level": 2}}},
+     r"^config override: screens.ring.ring_member_level must be a number in \(0, 1\], not 2$"),
     ({"screens": {"thrown_fight": {"min_value": float("inf")}}},
      r"^config override: screens.thrown_fight.min_value must be a number in \[0, inf\), not inf$"),
     ({"screens": {"pair_outlier": {"season_seed": 2**32}}},
