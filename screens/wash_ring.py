@@ -90,7 +90,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import networkx as nx
@@ -178,7 +178,7 @@ def _intersect(xs: Intervals, ys: Intervals) -> Intervals:
 class _Leg:
     """A pair of the trip graph: its round trips and what any choice among them can satisfy."""
 
-    __slots__ = ("trips", "sizes", "goods", "times", "span")
+    __slots__ = ("trips", "sizes", "goods", "times", "span", "_by_good")
 
     def __init__(self, trips: list[_Trip], ratio: float) -> None:
         self.trips = trips
@@ -189,6 +189,28 @@ class _Leg:
         """Ticks at which some round trip was under way."""
         self.span = [(min(t.start for t in trips), max(t.end for t in trips))]
         """From its first round trip's start to its last one's end: when the pair was washing."""
+        self._by_good: dict[Any, tuple[list[float], list[tuple[int, _Trip]]]] | None = None
+
+    def fitting(self, low: float, high: float, good: Any) -> list[_Trip]:
+        """Its round trips worth from ``low`` to ``high`` that carried ``good``, in their order: those ``[t for t
+        in trips if low <= t.value <= high and good in t.goods]`` finds, by a sorted search per good (a long
+        match's pair makes a thousand round trips, read for each of a cycle's anchors)."""
+        if self._by_good is None:
+            rows: dict[Any, list[tuple[float, int, _Trip]]] = {}
+            for k, t in enumerate(self.trips):
+                if t.value == t.value:  # (a value that is not a number is within no bounds)
+                    for g in t.goods:
+                        rows.setdefault(g, []).append((t.value, k, t))
+            self._by_good = {}
+            for g, mine in rows.items():
+                mine.sort(key=lambda r: (r[0], r[1]))
+                self._by_good[g] = ([r[0] for r in mine], [(r[1], r[2]) for r in mine])
+        found = self._by_good.get(good)
+        if found is None:
+            return []
+        values, trips = found
+        return [t for _k, t in sorted(trips[bisect_left(values, low):bisect_right(values, high)],
+                                      key=lambda r: r[0])]
 
 
 class _Episode:
@@ -229,7 +251,7 @@ def _together(cycle: tuple[Any, ...], legs: list[_Leg], ratio: float) -> _Episod
         ceiling = floor_value * ratio * (1 + 1e-12)
         fits: list[list[_Trip]] = []
         for leg in legs:
-            fit = [t for t in leg.trips if floor_value <= t.value <= ceiling and good in t.goods]
+            fit = leg.fitting(floor_value, ceiling, good)
             if not fit:
                 break
             fits.append(fit)
@@ -372,13 +394,20 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
     trips_graph = nx.k_core(trips_graph, 2)  # a seat on a cycle has two partners on it
     budget = [steps]
     naming = float(params.get("ring_member_level", 1.0)) < 1
-    rings, cycles, completed, also = _qualifying_cycles(view, legs, trips_graph, {pair_key(a, b) for a, b in covered},
-                                                        params, budget, naming)
+    rings, cycles, completed, pending = _qualifying_cycles(view, legs, trips_graph,
+                                                           {pair_key(a, b) for a, b in covered}, params, budget, naming)
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the round-trip ring search stopped after {steps} steps; some rings may be missing")
-    flags = [_ring_flag(view, tuple(members), rings, cycles, legs, completed, params, also)
-             for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
+    ratio, threshold = float(params["max_leg_ratio"]), float(params["ring_threshold"])
+
+    def qualify(cycle: tuple[Any, ...]) -> _Episode | None:  # a cycle met that added no pair: read when asked
+        pairs = [view.key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+        return None if _circular_share(view, pairs) < threshold else _together(cycle, [legs[p] for p in pairs], ratio)
+
+    flags = [_ring_flag(view, tuple(members), rings, _Cycles(
+        [c for c in cycles if c["cycle"][0] in members], [c for c in pending if c[0] in members], qualify),
+        legs, completed, params) for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
     return flags, notes
 
 
@@ -400,21 +429,22 @@ def _trip_legs(view: TransferView, ratio: float, min_trips: int) -> dict[tuple[A
 
 def _qualifying_cycles(view: TransferView, legs: Mapping[tuple[Any, Any], _Leg], trips_graph: nx.Graph,
                        covered: set[tuple[Any, Any]], params: Mapping[str, Any], budget: list[int],
-                       naming: bool = False) -> tuple[nx.Graph, list[dict[str, Any]], int, list[dict[str, Any]]]:
+                       naming: bool = False) -> tuple[nx.Graph, list[dict[str, Any]], int, list[tuple[Any, ...]]]:
     """Search each biconnected component of the round-trip pairs for cycles of 3 to ``max_cycle_length``
     seats (within ``budget`` steps); keep those whose circular share reaches ``ring_threshold``, whose trips
     were all under way together, and that add a pair to what is already found.  Returns the graph of the
     kept cycles' pairs, the kept cycles with their episode, how many cycles the search completed (the
     ring test pays for every one: Bonferroni), and, with ``naming`` (members named by their own evidence,
-    :func:`_named_members`), the cycles that would have been kept but added no pair (else none): a ring's
-    shorter cycle among its washing seats may be met after longer ones through honest partners."""
+    :func:`_named_members`), the cycles met whose pairs were all found already (else none), not read: whether
+    one qualifies is read only where the naming asks (:class:`_Cycles`).  A ring's shorter cycle among its
+    washing seats may be met after longer ones through honest partners."""
     ratio = float(params["max_leg_ratio"])
     threshold = float(params["ring_threshold"])
     max_len = int(params["max_cycle_length"])
     completed = 0
     rings = nx.Graph()  # seats joined by the pairs of qualifying cycles
     cycles: list[dict[str, Any]] = []
-    also: list[dict[str, Any]] = []  # (with naming) qualifying cycles that added no pair
+    pending: list[tuple[Any, ...]] = []  # (with naming) cycles met whose pairs were all found already
     everything: Intervals = [(-math.inf, math.inf)]
     for component in sorted((ordered(c) for c in nx.biconnected_components(trips_graph) if len(c) >= 3),
                             key=repr):
@@ -431,41 +461,36 @@ def _qualifying_cycles(view: TransferView, legs: Mapping[tuple[Any, Any], _Leg],
             completed += len(found)
             for cycle in found:
                 pairs = [view.key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-                adds = not all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs)
-                if not adds and not (naming and all(rings.has_edge(*p) for p in pairs)):
+                if all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs):
+                    if naming and all(rings.has_edge(*p) for p in pairs):
+                        pending.append(cycle)
                     continue  # adds nothing to a ring already found
                 if _circular_share(view, pairs) < threshold:
                     continue
                 episode = _together(cycle, [legs[p] for p in pairs], ratio)
                 if episode is None:
                     continue
-                if not adds:
-                    also.append({"cycle": cycle, "episode": episode})
-                    continue
                 rings.add_edges_from(pairs)
                 cycles.append({"cycle": cycle, "episode": episode})
-    return rings, cycles, completed, also
+    return rings, cycles, completed, pending
 
 
-def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cycles: list[dict[str, Any]],
-               legs: Mapping[tuple[Any, Any], _Leg], completed: int, params: Mapping[str, Any],
-               also: Collection[dict[str, Any]] = ()) -> Flag:
-    """One ``wash_ring`` flag for a connected group of kept cycles: naming the members with their own
-    evidence (:func:`_named_members`, with ``ring_member_level`` below 1; ``also``: the group's other
-    qualifying cycles), told from its earliest cycle with a lap among them, scored by their pairs' circular
-    share, tested by :func:`_ring_test` as the whole group."""
+def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cycles: _Cycles,
+               legs: Mapping[tuple[Any, Any], _Leg], completed: int, params: Mapping[str, Any]) -> Flag:
+    """One ``wash_ring`` flag for a connected group of kept cycles (``cycles``: those and the ones met that added
+    no pair): naming the members with their own evidence (:func:`_named_members`, with ``ring_member_level``
+    below 1), told from its earliest cycle with a lap among them, scored by their pairs' circular share,
+    tested by :func:`_ring_test` as the whole group."""
     ratio = float(params["max_leg_ratio"])
     min_trips = max(1, int(params["ring_trips"]))
-    inside = [c for c in cycles if c["cycle"][0] in members]
+    inside = cycles.kept
     level = float(params.get("ring_member_level", 1.0))
     named: tuple[Any, ...] = members
     left_out: dict[Any, float] = {}
     own: dict[Any, float] = {}
     if level < 1:
-        every = inside + [c for c in also if c["cycle"][0] in members]
-        named, left_out, own = _named_members(view, members, every, ratio, min_trips, level)
-    told = [c for c in inside if set(c["cycle"]) <= set(named)] or \
-        [c for c in also if set(c["cycle"]) <= set(named)]
+        named, left_out, own = _named_members(view, members, cycles, ratio, min_trips, level)
+    told = cycles.within(set(named))
     pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(named).edges})
     score = _circular_share(view, pairs)
     first = min(told, key=lambda c: (not c["episode"].together, c["episode"].path is None, c["episode"].tick,
@@ -536,20 +561,63 @@ def _listed(seats: list[Any]) -> str:
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + f" and {said[-1]}"
 
 
-def _own_evidence(view: TransferView, members: Collection[Any], cycles: list[dict[str, Any]], ratio: float,
+class _Cycles:
+    """A ring's qualifying cycles: those kept (each added a pair to the ring, with its episode) and those met
+    whose pairs were all found already (``pending``), each read only when the naming asks whether it qualifies
+    (``qualify``: its episode, or None), once."""
+
+    def __init__(self, kept: list[dict[str, Any]], pending: list[tuple[Any, ...]],
+                 qualify: Callable[[tuple[Any, ...]], _Episode | None]) -> None:
+        self.kept = kept
+        self.pending = pending
+        self._qualify = qualify
+        self._read: dict[tuple[Any, ...], _Episode | None] = {}
+
+    def _episode(self, cycle: tuple[Any, ...]) -> _Episode | None:
+        if cycle not in self._read:
+            self._read[cycle] = self._qualify(cycle)
+        return self._read[cycle]
+
+    def within(self, seats: set[Any]) -> list[dict[str, Any]]:
+        """The kept cycles among ``seats``; where there is none, the pending ones among them that qualify."""
+        kept = [c for c in self.kept if seats.issuperset(c["cycle"])]
+        return kept or [{"cycle": c, "episode": e} for c in self.pending
+                        if seats.issuperset(c) and (e := self._episode(c)) is not None]
+
+    def any_within(self, seats: set[Any]) -> bool:
+        """Whether a qualifying cycle stands among ``seats`` (:meth:`within` not empty), reading no more pending
+        cycles than it takes to find one."""
+        return any(seats.issuperset(c["cycle"]) for c in self.kept) or any(
+            seats.issuperset(c) and self._episode(c) is not None for c in self.pending)
+
+    def pairs_within(self, seats: set[Any], key: Callable[[Any, Any], tuple[Any, Any]]) -> set[tuple[Any, Any]]:
+        """The pairs of every qualifying cycle among ``seats`` (a pending cycle read only where it would add
+        a pair: one whose pairs are all there adds nothing, whether it qualifies or not)."""
+        def pairs_of(cycle: tuple[Any, ...]) -> set[tuple[Any, Any]]:
+            return {key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))}
+
+        found = set().union(*(pairs_of(c["cycle"]) for c in self.kept if seats.issuperset(c["cycle"])))
+        for cycle in self.pending:
+            if seats.issuperset(cycle):
+                mine = pairs_of(cycle)
+                if not found.issuperset(mine) and self._episode(cycle) is not None:
+                    found |= mine
+        return found
+
+
+def _own_evidence(view: TransferView, members: Collection[Any], cycles: _Cycles, ratio: float,
                   min_trips: int) -> dict[Any, float]:
     """Each member's own evidence in a ring of ``members``: Fisher's product of the given-search p-values
     (:func:`_ring_pair_tests`, against the pairs with no seat among ``members``) of its pairs on the ring's
-    ``cycles`` whose seats are all members; 1 for a member on none of them."""
+    qualifying ``cycles`` whose seats are all members; 1 for a member on none of them."""
     inside = set(members)
-    mine = ordered({view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for c in cycles
-                    if inside.issuperset(c["cycle"]) for i in range(len(c["cycle"]))})
+    mine = ordered(cycles.pairs_within(inside, view.key))
     given, _plain = _ring_pair_tests(view, ratio, mine, ordered(inside), min_trips) if mine else ([], [])
     p = {k: t[0] for k, t in zip(mine, given)}
     return {m: product_p([p[k] for k in mine if m in k]) for m in members}
 
 
-def _named_members(view: TransferView, members: tuple[Any, ...], cycles: list[dict[str, Any]], ratio: float,
+def _named_members(view: TransferView, members: tuple[Any, ...], cycles: _Cycles, ratio: float,
                    min_trips: int, level: float) -> tuple[tuple[Any, ...], dict[Any, float], dict[Any, float]]:
     """The members a ring's flag names (module rule *who is named*): while a member's own evidence
     (:func:`_own_evidence`) leaves a chance above ``level``, the weakest such member whose leaving keeps a
@@ -561,8 +629,7 @@ def _named_members(view: TransferView, members: tuple[Any, ...], cycles: list[di
     while True:
         own = _own_evidence(view, named, cycles, ratio, min_trips)
         for m in sorted((m for m in named if own[m] > level), key=lambda m: (-own[m], repr(m))):
-            rest = set(named) - {m}
-            if any(rest.issuperset(c["cycle"]) for c in cycles):
+            if cycles.any_within(set(named) - {m}):
                 left_out[m] = own[m]
                 named.remove(m)
                 break

@@ -74,3 +74,59 @@ def test_a_seat_the_cycle_needs_is_named_however_weak() -> None:
     flags = round_trip_rings(TransferView(graph), {**PARAMS, "ring_member_level": 0.1})[0]
     assert [f.agents for f in flags] == [("a", "b", "d")]
     assert "notNamed" not in flags[0].details
+
+
+def _met_through_an_honest_seat() -> nx.MultiDiGraph:
+    """b, c and d wash wood round their triangle; a (first in the search's order) made one round trip with each
+    of them while their second round trip was under way, so the search meets a, b, c and a, b, d and a, c, d
+    first, and the triangle b, c, d adds no pair: it is a cycle met, read only when the naming asks."""
+    graph = nx.MultiDiGraph()
+    for k in range(6):
+        for i, (u, v) in enumerate((("b", "c"), ("c", "d"), ("d", "b"))):
+            _trade(graph, 10 * k + i, u, v, "wood", "stone")
+            _trade(graph, 10 * k + 3 + i, v, u, "wood", "stone")
+    for i, v in enumerate("bcd"):
+        _trade(graph, 11 + i, "a", v, "wood", "stone")
+        _trade(graph, 12 + i, v, "a", "wood", "stone")
+    for k in range(12):
+        for u, v in (("e", "f"), ("g", "h"), ("e", "g"), ("f", "h"), ("a", "e")):
+            _trade(graph, 100 + k, u, v, "food", "ore", 6.0 + k % 3)
+    return graph
+
+
+def test_a_ring_met_only_through_an_honest_seat_is_told_from_its_own_cycle() -> None:
+    """Every kept cycle runs through a; without it the ring keeps the triangle b, c, d (a cycle met that added no
+    pair, which qualifies): a is left out and the flag is told from the triangle.  At level 1 it names all four,
+    told from a cycle through a."""
+    every = round_trip_rings(TransferView(_met_through_an_honest_seat()), {**PARAMS, "ring_member_level": 1.0})[0]
+    [flag] = round_trip_rings(TransferView(_met_through_an_honest_seat()), {**PARAMS, "ring_member_level": 0.1})[0]
+    assert [f.agents for f in every] == [("a", "b", "c", "d")] and "a" in every[0].details["cycle"]
+    assert flag.agents == ("b", "c", "d") and flag.details["cycle"] == ["b", "c", "d"]
+    assert flag.details["notNamed"] == {"a": 1.0} and flag.p_value == every[0].p_value
+    assert flag.pairs == (("b", "c"), ("b", "d"), ("c", "d"))
+
+
+def test_a_legs_round_trips_in_a_band_of_one_good_are_found_by_its_sorted_search() -> None:
+    """``_Leg.fitting`` gives what a plain pass over the trips gives, in their order, for bands and goods at
+    random (ties of value included, a good some trips lack, a band with nothing in it)."""
+    import random
+
+    from daishi_forensics.screens.graph import Exchange
+    from daishi_forensics.screens.wash_ring import _Leg, _Trip
+
+    rng = random.Random(7)
+    trips = []
+    for k in range(200):
+        value = float(rng.choice([2, 3, 3, 5, 8, 13]) * rng.choice([1, 1.5]))
+        goods = rng.choice([("wood",), ("stone",), ("wood", "stone")])
+        out = Exchange("a", "b", k, f"o{k}", gave={"a": value},
+                       goods={"a": {g: value / len(goods) for g in goods}, "b": {"ore": value}})
+        back = Exchange("a", "b", k + 1, f"r{k}", gave={"b": value},
+                        goods={"b": {g: value / len(goods) for g in goods}, "a": {"ore": value}})
+        trips.append(_Trip(out, back))
+    leg = _Leg(trips, 1.5)
+    for _ in range(300):
+        low = rng.choice([1.0, 2.0, 3.0, 4.5, 7.0, 20.0, 100.0])
+        high = low * rng.choice([1.0, 1.5, 3.0])
+        good = rng.choice(["wood", "stone", "ore"])
+        assert leg.fitting(low, high, good) == [t for t in trips if low <= t.value <= high and good in t.goods]
