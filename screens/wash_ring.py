@@ -68,7 +68,8 @@ member's leaves a chance above ``ring_member_level``, the weakest such member wh
 keeps a qualifying cycle among the others is left out, and the evidence is read again without
 it.  A member a cycle needs is named however weak (a short ring's evidence is its pairs
 together).  The test and its p-value stay the whole ring's: no level moves.  The flag is told
-from a cycle of the named seats and says who was left out, with their chance
+from a cycle of the named seats (the earliest kept one with a lap, as any ring's; where every kept
+cycle ran through a seat left out, their shortest qualifying cycle) and says who was left out, with their chance
 (``details.notNamed``; the named members' own evidence in ``details.ownEvidence``); 1 names
 every seat of the ring's cycles (configuration 2.29.0).
 
@@ -479,8 +480,8 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
                legs: Mapping[tuple[Any, Any], _Leg], completed: int, params: Mapping[str, Any]) -> Flag:
     """One ``wash_ring`` flag for a connected group of kept cycles (``cycles``: those and the ones met that added
     no pair): naming the members with their own evidence (:func:`_named_members`, with ``ring_member_level``
-    below 1), told from its earliest cycle with a lap among them, scored by their pairs' circular share,
-    tested by :func:`_ring_test` as the whole group."""
+    below 1), told from its earliest kept cycle with a lap among them (none kept among them: their shortest
+    qualifying cycle), scored by their pairs' circular share, tested by :func:`_ring_test` as the whole group."""
     ratio = float(params["max_leg_ratio"])
     min_trips = max(1, int(params["ring_trips"]))
     inside = cycles.kept
@@ -579,10 +580,16 @@ class _Cycles:
         return self._read[cycle]
 
     def within(self, seats: set[Any]) -> list[dict[str, Any]]:
-        """The kept cycles among ``seats``; where there is none, the pending ones among them that qualify."""
+        """The kept cycles among ``seats``; where there is none, the shortest pending one among them that
+        qualifies (then by ``repr``; read in that order, up to the first that does), alone."""
         kept = [c for c in self.kept if seats.issuperset(c["cycle"])]
-        return kept or [{"cycle": c, "episode": e} for c in self.pending
-                        if seats.issuperset(c) and (e := self._episode(c)) is not None]
+        if kept:
+            return kept
+        for cycle in sorted((c for c in self.pending if seats.issuperset(c)), key=lambda c: (len(c), repr(c))):
+            episode = self._episode(cycle)
+            if episode is not None:
+                return [{"cycle": cycle, "episode": episode}]
+        return []
 
     def any_within(self, seats: set[Any]) -> bool:
         """Whether a qualifying cycle stands among ``seats`` (:meth:`within` not empty), reading no more pending
