@@ -68,10 +68,10 @@ member's leaves a chance above ``ring_member_level``, the weakest such member wh
 keeps a qualifying cycle among the others is left out, and the evidence is read again without
 it.  A member a cycle needs is named however weak (a short ring's evidence is its pairs
 together).  The test and its p-value stay the whole ring's: no level moves.  The flag is told
-from a cycle of the named seats (the earliest kept one with a lap, as any ring's; where every kept
-cycle ran through a seat left out, their shortest qualifying cycle) and says who was left out, with their chance
-(``details.notNamed``; the named members' own evidence in ``details.ownEvidence``); 1 names
-every seat of the ring's cycles (configuration 2.29.0).
+from a cycle of the named seats (the earliest kept one with a lap, as any ring's; where every
+kept cycle ran through a seat left out, their shortest qualifying cycle) and says who was left
+out, with their chance (``details.notNamed``; the named members' own evidence in
+``details.ownEvidence``); 1 names every seat of the ring's cycles (configuration 2.29.0).
 
 >>> import networkx as nx
 >>> G = nx.MultiDiGraph()
