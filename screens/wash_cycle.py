@@ -517,13 +517,19 @@ def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Tran
 
 def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbalance: float,
                       flows: Mapping[Any, Mapping[tuple[Any, Any], list[Transfer]]] | None = None,
-                      level: float = 1.0) -> tuple[nx.Graph, list[dict[str, Any]]]:
+                      level: float = 1.0, pays: bool = False) -> tuple[nx.Graph, list[dict[str, Any]]]:
     """The cycles met that are wash cycles (:func:`_qualifying`, and :func:`in_step` at most ``level``), each with
     its test, and the graph of seats their legs join (a cycle adding no leg to a ring already found is skipped).
     With ``flows`` (the lean on), each test reads its lean (:func:`outside_counts`) from them without the pairs on
     any wash cycle: those are under test, no yardstick of honest play (two washes in one good would otherwise
-    explain each other away); without, each transfer is a coin."""
+    explain each other away); without, each transfer is a coin.  With ``pays`` (module rule *in step*,
+    ``wash_cycle_in_step_pays``) the in-step rule reads each cycle at ``level`` over the cycles met, with draws
+    enough for a cycle passed on in step at every arrival to reach it."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
+    draws = IN_STEP_DRAWS
+    if pays and level < 1:
+        level = level / searched
+        draws = max(IN_STEP_DRAWS, math.ceil(2 / level))
     rings = nx.Graph()
     found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float,
                       tuple[float, int]]] = []
@@ -535,7 +541,7 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         qualified = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
         if qualified is None:
             continue
-        timing = in_step(cycle, legs, level=level)
+        timing = in_step(cycle, legs, draws=draws, level=level)
         if timing[0] > level:
             continue  # the good was not passed on in step with what arrived: friends' trades, not a wash
         rings.add_edges_from(edges)
@@ -546,7 +552,7 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         lean = fit_lean(outside_counts(flows, good, set(cycle), suspects)) if flows else math.inf
         cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
                        "events": {e for lap in laps for t in lap for e in t[2]}, "in_step": timing,
-                       **_cycle_test(cycle, legs, searched, lean, timing[0], level)})
+                       **_cycle_test(cycle, legs, searched, lean, timing[0], level, draws)})
     return rings, cycles
 
 
@@ -641,7 +647,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     lean = bool(params["wash_cycle_lean"])
     level = float(params["wash_cycle_in_step"])
     rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]),
-                                      flows if lean else None, level)
+                                      flows if lean else None, level, bool(params.get("wash_cycle_in_step_pays")))
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
