@@ -19,6 +19,7 @@ from 1001) or seeds given (a gate's, registered in the benchmark record before i
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import sys
 from collections import Counter
@@ -73,12 +74,14 @@ def jobs(kind: str, first: int, n: int, settings: list[str]) -> list[tuple[Any, 
 
 
 def main() -> None:
-    if len(sys.argv) < 4 or sys.argv[1] in ("-h", "--help"):
-        print(__doc__)
-        sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
-    kind = "clean" if sys.argv[1] == "honest" else sys.argv[1]
-    first, n = int(sys.argv[2]), int(sys.argv[3])
-    settings = sys.argv[4].split(",") if len(sys.argv) > 4 else ["default"]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", help="honest, or a planted scenario (wash_cycle, ring, ...)")
+    parser.add_argument("first", type=int, help="the first seed")
+    parser.add_argument("n", type=int, help="how many seeds")
+    parser.add_argument("settings", nargs="?", default="default", help="sizes, comma-separated (default: default)")
+    args = parser.parse_args()
+    kind = "clean" if args.kind == "honest" else args.kind
+    first, n, settings = args.first, args.n, args.settings.split(",")
     with Pool(2) as pool:
         rows = pool.map(read, jobs(kind, first, n, settings), chunksize=1)
     seen = first in (1, 1001)

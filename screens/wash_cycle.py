@@ -35,7 +35,12 @@ turns the rule off).  Where one leg's transfers all come before the other's (fri
 times of the match), the shuffle alternates more than the match did: such a cycle is never in step.  A wash
 that passes two parcels round together (``in in out out``) does not alternate either, nor one whose seats keep a
 stock and pass the good on each on a schedule of its own: in the log that is what a cycle of friends looks like,
-and it is left out too.
+and it is left out too.  Every cycle the search met is tried, so the rule pays for them (configuration 2.31.0,
+``wash_cycle_in_step_pays``): each cycle is read at the level over the cycles met, with draws enough
+(``2 / level`` and at least :data:`IN_STEP_DRAWS`) for a cycle passed on in step at every arrival to reach it.
+Over a long match cycles of friends are many, and one of them passing the rule at 0.05 by chance was then read
+by the direction test, which takes friends leaning one way for a wash; read at 0.05 each, honest matches of
+3,000 rounds were flagged this way (3 of 400 on seeds never played, none since).
 
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
 cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  Each transfer
@@ -120,6 +125,12 @@ its working memory stays at a few megabytes."""
 IN_STEP_ROWS = 250
 """Draws made at a time by :func:`in_step` at most: a cycle clearly out of step stops after the first few."""
 
+IN_STEP_BUDGET = 20_000_000
+"""Places the in-step rule shuffles in one match at most when it pays for the cycles met (``wash_cycle_in_step_pays``):
+a crowd trading the same goods every way meets thousands of cycles, none joining a ring that would let the others be
+skipped, each read with many draws; past it the cycles left are not read (none is a wash cycle) and the result says
+so.  A match of honest and planted play shuffles far fewer (the settings sweep's largest: a few million)."""
+
 IN_STEP_SAID = 0.05
 """The in-step p-value at most which a flag says its cycle was passed on in step, the rule on or off (the rule's
 shipped level)."""
@@ -130,6 +141,9 @@ IN_STEP_SEED = 2021
 ORDER_NULL = ("; and each member's arrivals and pass-ons of the good in an order as likely as any other (the "
               "cycle's transfers shuffled, all its legs together), read within the in-step level, the two combined "
               "by Fisher's product")
+ORDER_PAYS_NULL = ("; and each member's arrivals and pass-ons of the good in an order as likely as any other (the "
+                   "cycle's transfers shuffled, all its legs together), read within the in-step level over the cycles "
+                   "met, the two combined by Fisher's product")
 """What the wash-cycle null adds with the in-step rule on, in words."""
 
 LEAN_GRID: tuple[float, ...] = tuple(0.05 * 1.25 ** i for i in range(48))
@@ -205,7 +219,7 @@ def lean_tail(legs: list[tuple[int, int]], alpha: float) -> tuple[float, float]:
 
 
 def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
-            draws: int | None = None, level: float = 1.0) -> tuple[float, int]:
+            draws: int | None = None, level: float = 1.0, budget: list[int] | None = None) -> tuple[float, int]:
     """Whether the cycle's members pass its good on in step with what arrives (module rule *in step*): the
     p-value and how many transfers it read.  Every transfer of the good along the cycle's legs, in tick order (at a
     tick they share, in the cycle's order from its first seat); per member, its arrivals and pass-ons in that order
@@ -216,7 +230,9 @@ def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer
     The draws are made :data:`IN_STEP_ROWS` at a time, at most :data:`IN_STEP_CELLS` places (the same draws, in
     the same order, as all at once), and stop once so many reached the statistic that the p-value is above
     ``level`` whatever the rest: the value returned is then that count's, a lower bound above ``level`` (a cycle
-    out of step is never flagged, so no p-value it reads is shown).
+    out of step is never flagged, so no p-value it reads is shown).  ``budget`` (places left to shuffle, shared by
+    a match's cycles: :data:`IN_STEP_BUDGET`) runs down by each piece drawn; a cycle met when it has run out is not
+    read (1).
 
     >>> legs = {("a", "b"): [(0,), (10,), (20,)], ("b", "c"): [(1,), (11,), (21,)], ("c", "a"): [(2,), (12,), (22,)]}
     >>> in_step(("a", "b", "c"), legs)  # every member: in out in out in out (a: out in out in out in)
@@ -239,6 +255,10 @@ def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer
     above = done = 0
     while done < draws and above <= enough:
         take = min(rows, draws - done)
+        if budget is not None:
+            if budget[0] <= 0:
+                return 1.0, len(marked)
+            budget[0] -= take * len(marked)
         null = _runs(rng.permuted(np.repeat(order, take, axis=0), axis=1), size)
         above += int(np.count_nonzero(null >= observed))
         done += take
@@ -517,19 +537,23 @@ def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Tran
 
 def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbalance: float,
                       flows: Mapping[Any, Mapping[tuple[Any, Any], list[Transfer]]] | None = None,
-                      level: float = 1.0, pays: bool = False) -> tuple[nx.Graph, list[dict[str, Any]]]:
+                      level: float = 1.0, pays: bool = False,
+                      shuffles: list[int] | None = None) -> tuple[nx.Graph, list[dict[str, Any]]]:
     """The cycles met that are wash cycles (:func:`_qualifying`, and :func:`in_step` at most ``level``), each with
     its test, and the graph of seats their legs join (a cycle adding no leg to a ring already found is skipped).
     With ``flows`` (the lean on), each test reads its lean (:func:`outside_counts`) from them without the pairs on
     any wash cycle: those are under test, no yardstick of honest play (two washes in one good would otherwise
     explain each other away); without, each transfer is a coin.  With ``pays`` (module rule *in step*,
     ``wash_cycle_in_step_pays``) the in-step rule reads each cycle at ``level`` over the cycles met, with draws
-    enough for a cycle passed on in step at every arrival to reach it."""
+    enough for a cycle passed on in step at every arrival to reach it, within ``shuffles`` (places left to
+    shuffle, :data:`IN_STEP_BUDGET` where not given)."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
     draws = IN_STEP_DRAWS
+    budget: list[int] | None = None
     if pays and level < 1:
         level = level / searched
         draws = max(IN_STEP_DRAWS, math.ceil(2 / level))
+        budget = shuffles if shuffles is not None else [IN_STEP_BUDGET]
     rings = nx.Graph()
     found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float,
                       tuple[float, int]]] = []
@@ -541,7 +565,7 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         qualified = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
         if qualified is None:
             continue
-        timing = in_step(cycle, legs, draws=draws, level=level)
+        timing = in_step(cycle, legs, draws=draws, level=level, budget=budget)
         if timing[0] > level:
             continue  # the good was not passed on in step with what arrived: friends' trades, not a wash
         rings.add_edges_from(edges)
@@ -646,17 +670,22 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     met = _met_cycles(flows, int(params["max_cycle_length"]), ratio, max(1, int(threshold)), budget)
     lean = bool(params["wash_cycle_lean"])
     level = float(params["wash_cycle_in_step"])
+    pays = bool(params.get("wash_cycle_in_step_pays"))
+    shuffles = [IN_STEP_BUDGET]
     rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]),
-                                      flows if lean else None, level, bool(params.get("wash_cycle_in_step_pays")))
+                                      flows if lean else None, level, pays, shuffles)
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
                      "some cycles may be missing")
+    if shuffles[0] <= 0:
+        notes.append(f"ring: the in-step rule stopped after shuffling {IN_STEP_BUDGET:,} places; some cycles were "
+                     "not read and may be missing")
     circular = view.graph.graph.get("circular_reputation") or {}
     groups = [[cycles[i] for i in ring] for ring in rings_of([c["cycle"] for c in cycles])]
     seated = sorted(((ordered({n for c in inside for n in c["cycle"]}), inside) for inside in groups),
                     key=lambda group: repr(group[0]))
-    null = (LEAN_NULL if lean else CYCLE_NULL) + (ORDER_NULL if level < 1 else "")
+    null = (LEAN_NULL if lean else CYCLE_NULL) + ((ORDER_PAYS_NULL if pays else ORDER_NULL) if level < 1 else "")
     flags = [_ring_flag(view, members, inside, rings, threshold, circular, null, min(level, IN_STEP_SAID))
              for members, inside in seated]
     return flags, notes

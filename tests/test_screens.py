@@ -571,6 +571,10 @@ def test_a_crowd_trading_the_same_goods_every_way_is_one_ring_found_in_bounded_t
     result = screen_graph(g)
     assert time.process_time() - started < 5.0
     assert "ring: the cycle search stopped after 200000 steps; some cycles may be missing" in result.notes
+    # no cycle passes the in-step rule paid for its thousands of cycles met, so none joins a ring that would let the
+    # others be skipped: the shuffles run out, and the result says so
+    assert ("ring: the in-step rule stopped after shuffling 20,000,000 places; some cycles were not read and may be "
+            "missing") in result.notes
     # every pair undoes its own trades: against the match's other pairs, no pair stands out (the null
     # is honest play in the same match, and here every pair does the same), and wood goes every way
     # round every cycle as often: clear.  A world like this shows at season scale, not within it.
@@ -861,10 +865,11 @@ def test_a_wash_cycle_is_read_against_how_hard_the_matchs_other_pairs_lean_in_it
 def test_as_shipped_a_wash_cycle_is_read_as_coins_however_the_matchs_other_pairs_lean() -> None:
     """The lean is off as shipped: the same twelve transfers round a -> b -> c beside pairs that pass wood one way
     only are the coin's 2 x 2^-12 (no lean read, the binomial's null in words), and raised; as shipped (the in-step
-    rule on, its order read with the direction) the flag is the same as beside pairs trading evenly."""
+    rule on, paying for the cycles met, its order read with the direction) the flag is the same as beside pairs
+    trading evenly."""
     from daishi_forensics.screens import load_config
     from daishi_forensics.screens.graph import TransferView
-    from daishi_forensics.screens.wash_cycle import CYCLE_NULL, ORDER_NULL, wash_cycles
+    from daishi_forensics.screens.wash_cycle import CYCLE_NULL, ORDER_PAYS_NULL, wash_cycles
 
     assert load_config().screens["ring"]["wash_cycle_lean"] is False
     leaning = _cycle_beside([("d", "e", 4, 0), ("f", "g", 0, 4), ("h", "i", 4, 0)])
@@ -874,7 +879,7 @@ def test_as_shipped_a_wash_cycle_is_read_as_coins_however_the_matchs_other_pairs
     [shipped] = [f for f in flags_of(leaning, "ring") if f.kind == "wash_cycle"]
     even = _cycle_beside([("d", "e", 2, 2), ("f", "g", 2, 2), ("h", "i", 2, 2)])
     [beside_even] = [f for f in flags_of(even, "ring") if f.kind == "wash_cycle"]
-    assert (shipped.p_value, shipped.null, shipped.agents) == (beside_even.p_value, CYCLE_NULL + ORDER_NULL,
+    assert (shipped.p_value, shipped.null, shipped.agents) == (beside_even.p_value, CYCLE_NULL + ORDER_PAYS_NULL,
                                                                ("a", "b", "c"))
 
 
@@ -1610,13 +1615,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.30.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.31.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.30.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.31.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
@@ -1678,6 +1683,8 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
      r"^config override: screens.ring.wash_cycle_in_step must be a number in \(0, 1\], not 0$"),
     ({"screens": {"ring": {"wash_cycle_in_step": 1.5}}},
      r"^config override: screens.ring.wash_cycle_in_step must be a number in \(0, 1\], not 1.5$"),
+    ({"screens": {"ring": {"wash_cycle_in_step_pays": 1}}},
+     r"^config override: screens.ring.wash_cycle_in_step_pays must be true or false$"),
     ({"screens": {"ring": {"ring_member_level": 0}}},
      r"^config override: screens.ring.ring_member_level must be a number in \(0, 1\], not 0$"),
     ({"screens": {"ring": {"ring_member_level": 2}}},
