@@ -129,7 +129,8 @@ IN_STEP_BUDGET = 20_000_000
 """Places the in-step rule shuffles in one match at most when it pays for the cycles met (``wash_cycle_in_step_pays``):
 a crowd trading the same goods every way meets thousands of cycles, none joining a ring that would let the others be
 skipped, each read with many draws; past it the cycles left are not read (none is a wash cycle) and the result says
-so.  A match of honest and planted play shuffles far fewer (the settings sweep's largest: a few million)."""
+so.  The simulated matches of its gate shuffled at most 2.5 million (a sample of them); a match of some 50,000 rounds
+can run out."""
 
 IN_STEP_SAID = 0.05
 """The in-step p-value at most which a flag says its cycle was passed on in step, the rule on or off (the rule's
@@ -230,9 +231,9 @@ def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer
     The draws are made :data:`IN_STEP_ROWS` at a time, at most :data:`IN_STEP_CELLS` places (the same draws, in
     the same order, as all at once), and stop once so many reached the statistic that the p-value is above
     ``level`` whatever the rest: the value returned is then that count's, a lower bound above ``level`` (a cycle
-    out of step is never flagged, so no p-value it reads is shown).  ``budget`` (places left to shuffle, shared by
-    a match's cycles: :data:`IN_STEP_BUDGET`) runs down by each piece drawn; a cycle met when it has run out is not
-    read (1).
+    out of step is never flagged, so no p-value it reads is shown).  ``budget`` (``[places left to shuffle, cycles
+    not read]``, shared by a match's cycles: :data:`IN_STEP_BUDGET`) runs down by each piece drawn; a cycle met when
+    it has run out is not read (1) and counted.
 
     >>> legs = {("a", "b"): [(0,), (10,), (20,)], ("b", "c"): [(1,), (11,), (21,)], ("c", "a"): [(2,), (12,), (22,)]}
     >>> in_step(("a", "b", "c"), legs)  # every member: in out in out in out (a: out in out in out in)
@@ -257,6 +258,7 @@ def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer
         take = min(rows, draws - done)
         if budget is not None:
             if budget[0] <= 0:
+                budget[1] += 1
                 return 1.0, len(marked)
             budget[0] -= take * len(marked)
         null = _runs(rng.permuted(np.repeat(order, take, axis=0), axis=1), size)
@@ -545,15 +547,15 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
     any wash cycle: those are under test, no yardstick of honest play (two washes in one good would otherwise
     explain each other away); without, each transfer is a coin.  With ``pays`` (module rule *in step*,
     ``wash_cycle_in_step_pays``) the in-step rule reads each cycle at ``level`` over the cycles met, with draws
-    enough for a cycle passed on in step at every arrival to reach it, within ``shuffles`` (places left to
-    shuffle, :data:`IN_STEP_BUDGET` where not given)."""
+    enough for a cycle passed on in step at every arrival to reach it, within ``shuffles`` (``[places left to
+    shuffle, cycles not read]``, :data:`IN_STEP_BUDGET` where not given)."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
     draws = IN_STEP_DRAWS
     budget: list[int] | None = None
     if pays and level < 1:
         level = level / searched
         draws = max(IN_STEP_DRAWS, math.ceil(2 / level))
-        budget = shuffles if shuffles is not None else [IN_STEP_BUDGET]
+        budget = shuffles if shuffles is not None else [IN_STEP_BUDGET, 0]
     rings = nx.Graph()
     found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float,
                       tuple[float, int]]] = []
@@ -671,16 +673,16 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     lean = bool(params["wash_cycle_lean"])
     level = float(params["wash_cycle_in_step"])
     pays = bool(params.get("wash_cycle_in_step_pays"))
-    shuffles = [IN_STEP_BUDGET]
+    shuffles = [IN_STEP_BUDGET, 0]
     rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]),
                                       flows if lean else None, level, pays, shuffles)
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
                      "some cycles may be missing")
-    if shuffles[0] <= 0:
-        notes.append(f"ring: the in-step rule stopped after shuffling {IN_STEP_BUDGET:,} places; some cycles were "
-                     "not read and may be missing")
+    if shuffles[1]:
+        notes.append(f"ring: the in-step rule stopped after shuffling {IN_STEP_BUDGET:,} places; {shuffles[1]:,} "
+                     f"{'cycle was' if shuffles[1] == 1 else 'cycles were'} not read and may be missing")
     circular = view.graph.graph.get("circular_reputation") or {}
     groups = [[cycles[i] for i in ring] for ring in rings_of([c["cycle"] for c in cycles])]
     seated = sorted(((ordered({n for c in inside for n in c["cycle"]}), inside) for inside in groups),
