@@ -89,7 +89,7 @@ from dataclasses import replace
 
 from daishi_forensics.wording import count as counted
 
-from .flags import Flag, Level, ordered, pair_key
+from .flags import Flag, Level, listed, ordered, pair_key
 from .graph import ANY_GOOD, Exchange, TransferView
 from .off_price import excess, item_units
 from .stats import Candidate, Test, sign_flip_p
@@ -358,8 +358,8 @@ def _supply_sentences(elsewhere: Mapping[str, list[Any]], marked: Mapping[Any, s
             out.append(f" In this match no other seat handed anyone {good}.")
             continue
         names = [str(x) for x in seats if x not in marked] + [marked[x] for x in seats if x in marked]
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
-        out.append(f" In this match {counted(len(seats), 'other seat', thousands=True)} handed over {good} too: {listed}.")
+        out.append(f" In this match {counted(len(seats), 'other seat', thousands=True)} handed over {good} too: "
+                   f"{listed(names)}.")
     return "".join(out)
 
 

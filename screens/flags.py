@@ -24,7 +24,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-__all__ = ["Flag", "Level", "Verdict", "jsonable", "ordered", "pair_key", "verdict_of"]
+__all__ = ["Flag", "Level", "Verdict", "jsonable", "listed", "ordered", "pair_key", "verdict_of"]
 
 Level = Literal["review", "flag"]
 """How strongly a flag accuses: ``review`` (look at it) or ``flag`` (a rule was met)."""
@@ -33,6 +33,16 @@ Verdict = Literal["clear", "review", "flag"]
 """A match's verdict: the worst level among its flags, or ``clear``."""
 
 _RANK = {"clear": 0, "review": 1, "flag": 2}
+
+
+def listed(names: Sequence[Any]) -> str:
+    """Names in words, as a sentence lists them.
+
+    >>> listed(["a"]), listed(["a", "b"]), listed(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    said = [str(n) for n in names]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + f" and {said[-1]}"
 
 
 def ordered(items: Iterable[Any]) -> list[Any]:

@@ -97,7 +97,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .flags import Flag, ordered, pair_key
+from .flags import Flag, listed, ordered, pair_key
 from .graph import Exchange, TransferView
 from .mirrors import mirrorable_value, mirrored_trips
 from .round_trip_null import PairTest, repeat_rates, return_tests, round_trip_counts, yardsticks
@@ -516,8 +516,7 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
         path = " -> ".join(str(n) for n in (*episode.path, episode.path[0]))
         story = f"{episode.good} went round {path} and every pair sent it back"
     else:
-        seats = ", ".join(str(n) for n in cycle[:-1]) + f" and {cycle[-1]}"
-        story = f"{seats}, each with the next, traded {episode.good} and sent it back"
+        story = f"{listed(cycle)}, each with the next, traded {episode.good} and sent it back"
     circular = view.graph.graph.get("circular_reputation") or {}
     if circular:
         details["circularReputation"] = {str(n): circular[n] for n in named if n in circular}
@@ -529,7 +528,7 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
         gone = ordered(left_out)
         lo, hi = min(left_out.values()), max(left_out.values())
         chance = f"a chance of {lo:.2g}" if f"{lo:.2g}" == f"{hi:.2g}" else f"chances of {lo:.2g} to {hi:.2g}"
-        left = (f" {_listed(gone)} {'is' if len(gone) == 1 else 'are'} on the ring's other cycles but not named: "
+        left = (f" {listed(gone)} {'is' if len(gone) == 1 else 'are'} on the ring's other cycles but not named: "
                 f"{'its' if len(gone) == 1 else 'their'} own round trips there are as honest play makes them by "
                 f"chance ({chance}, above the level {level:g}); the test is the whole ring's.")
     p_ring = _ring_test(view, inside, completed, ratio, min_trips, details)
@@ -554,12 +553,6 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
         p_value=p_ring,
         null=RING_NULL,
     )
-
-
-def _listed(seats: list[Any]) -> str:
-    """Seats in words: ``a``, ``a and b``, ``a, b and c``."""
-    said = [str(n) for n in seats]
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + f" and {said[-1]}"
 
 
 class _Cycles:
@@ -590,12 +583,6 @@ class _Cycles:
             if episode is not None:
                 return [{"cycle": cycle, "episode": episode}]
         return []
-
-    def any_within(self, seats: set[Any]) -> bool:
-        """Whether a qualifying cycle stands among ``seats`` (:meth:`within` not empty), reading no more pending
-        cycles than it takes to find one."""
-        return any(seats.issuperset(c["cycle"]) for c in self.kept) or any(
-            seats.issuperset(c) and self._episode(c) is not None for c in self.pending)
 
     def pairs_within(self, seats: set[Any], key: Callable[[Any, Any], tuple[Any, Any]]) -> set[tuple[Any, Any]]:
         """The pairs of every qualifying cycle among ``seats`` (a pending cycle read only where it would add
@@ -636,7 +623,7 @@ def _named_members(view: TransferView, members: tuple[Any, ...], cycles: _Cycles
     while True:
         own = _own_evidence(view, named, cycles, ratio, min_trips)
         for m in sorted((m for m in named if own[m] > level), key=lambda m: (-own[m], repr(m))):
-            if cycles.any_within(set(named) - {m}):
+            if cycles.within(set(named) - {m}):
                 left_out[m] = own[m]
                 named.remove(m)
                 break

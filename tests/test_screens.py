@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from typing import Any
 
 import networkx as nx
@@ -573,8 +574,9 @@ def test_a_crowd_trading_the_same_goods_every_way_is_one_ring_found_in_bounded_t
     assert "ring: the cycle search stopped after 200000 steps; some cycles may be missing" in result.notes
     # no cycle passes the in-step rule paid for its thousands of cycles met, so none joins a ring that would let the
     # others be skipped: the shuffles run out, and the result says so
-    assert ("ring: the in-step rule stopped after shuffling 20,000,000 places; 1,573 cycles were not read and may be "
-            "missing") in result.notes
+    [unread] = [re.fullmatch(r"ring: the in-step rule stopped after shuffling 20,000,000 places; ([\d,]+) cycles "
+                             r"were not read and may be missing", n) for n in result.notes if "in-step" in n]
+    assert unread is not None and int(unread.group(1).replace(",", "")) > 0
     # every pair undoes its own trades: against the match's other pairs, no pair stands out (the null
     # is honest play in the same match, and here every pair does the same), and wood goes every way
     # round every cycle as often: clear.  A world like this shows at season scale, not within it.
