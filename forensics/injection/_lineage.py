@@ -356,6 +356,8 @@ def mutations(found: Iterable[Edit]) -> tuple[str, ...]:
     >>> mutations([("insert", "1", "a"), ("insert", "1", "b"), ("delete", "9"), ("delete", "3"),
     ...            ("delete", "4"), ("delete", "5"), ("cut_end", "1", "6"), ("swap", "12", "c", "typo", "d")])
     ('cut at the end (1 word)', '2 words added before word 2', 'words 4 to 6 dropped', 'word 10 dropped', 'typo at word 13')
+    >>> mutations([("moved", "x"), ("moved", "y"), ("tag", "fwd"), ("tag", "fwd")])
+    ('2 words moved', "prefix 'fwd' (2 times)")
     """
     added: Counter[int] = Counter()
     dropped: list[int] = []
