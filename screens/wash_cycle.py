@@ -40,7 +40,15 @@ and it is left out too.  Every cycle the search met is tried, so the rule pays f
 (``2 / level`` and at least :data:`IN_STEP_DRAWS`) for a cycle passed on in step at every arrival to reach it.
 Over a long match cycles of friends are many, and one of them passing the rule at 0.05 by chance was then read
 by the direction test, which takes friends leaning one way for a wash; read at 0.05 each, honest matches of
-3,000 rounds were flagged this way (3 of 400 on seeds never played, none since).
+3,000 rounds were flagged this way (3 of 400 on seeds never played, none since).  A cycle so long that its draws
+alone would shuffle more places than the match's budget (:data:`IN_STEP_BUDGET`; at some 50,000 rounds a wash
+cycle carries thousands of transfers, and tens of thousands of draws each) is read by a bound on the shuffle's tail
+instead (configuration 2.32.0, :func:`in_step_bound`): the runs a shuffle gives are the sum of many small parts, and
+the chance that they reach the observed count is at most ``exp(-2 t^2 / ((n - 1) 8^2))``, ``t`` the count's excess
+over its exact mean and ``n`` the transfers (a martingale over the places, one at a time; one swap of two places
+moves the count by 8 at most).  The bound is never below the exact chance the shuffles estimate, so the rule stays
+at its level; it reaches the level only when the cycle is clearly in step (a wash passed on at every arrival: from a
+few hundred transfers), and costs no shuffle.
 
 **The test.**  The direction of every transfer of the cycled good between neighbours of the
 cycle: a wash sends it the cycle's way every time, honest trade of one good both ways.  Each transfer
@@ -98,8 +106,8 @@ from .graph import Exchange, TransferView
 from .mirrors import _close
 from .stats import binom_sf, product_p
 
-__all__ = ["CYCLE_NULL", "LEAN_NULL", "ORDER_NULL", "fit_lean", "in_step", "lean_tail", "rings_of", "wash_cycles",
-           "with_order"]
+__all__ = ["CYCLE_NULL", "LEAN_NULL", "ORDER_NULL", "fit_lean", "in_step", "in_step_bound", "lean_tail", "rings_of",
+           "wash_cycles", "with_order"]
 
 Transfer = tuple[Any, ...]
 """``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
@@ -132,6 +140,12 @@ skipped, each read with many draws; past it the cycles left are not read (none i
 so.  The simulated matches of its gate shuffled at most 2.5 million (a sample of them); a match of some 50,000 rounds
 can run out."""
 
+IN_STEP_SWAP = 8
+"""How far one swap of two places in a cycle's order moves the runs (:func:`_runs`) at most: each leg is one
+member's pass-ons and the next one's arrivals, so the two legs swapped touch four members at most (three, where the
+legs meet at a member); a member holding one of them loses a place and gains one (its runs move by 2 at most), one
+holding both sees two places change kind (4 at most): 8 in all, either way."""
+
 IN_STEP_SAID = 0.05
 """The in-step p-value at most which a flag says its cycle was passed on in step, the rule on or off (the rule's
 shipped level)."""
@@ -146,6 +160,10 @@ ORDER_PAYS_NULL = ("; and each member's arrivals and pass-ons of the good in an 
                    "cycle's transfers shuffled, all its legs together), read within the in-step level over the cycles "
                    "met, the two combined by Fisher's product")
 """What the wash-cycle null adds with the in-step rule on, in words."""
+
+ORDER_BOUND_NULL = (" (the order's chance read by a bound on the shuffle's tail, the cycle too long to shuffle: "
+                    "exp(-2 t^2 / ((n - 1) 64)), t the runs' excess over their mean, n its transfers)")
+"""What a flag whose best cycle's order was read by :func:`in_step_bound` adds to its null."""
 
 LEAN_GRID: tuple[float, ...] = tuple(0.05 * 1.25 ** i for i in range(48))
 """The symmetric Beta's ``alpha`` values the lean is fitted over (0.05 to about 1,800, each 1.25 times the last):
@@ -244,27 +262,77 @@ def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer
     True
     """
     size = len(cycle)
-    marked = sorted((t[0], k) for k in range(size) for t in legs.get((cycle[k], cycle[(k + 1) % size]), ()))
-    if not marked:
+    order = _order(cycle, legs)
+    n = order.shape[1]
+    if not n:
         return 1.0, 0
-    order = np.array([[k for _, k in marked]], dtype=np.int16)
     observed = int(_runs(order, size)[0])
     draws = IN_STEP_DRAWS if draws is None else draws
     rng = np.random.Generator(np.random.PCG64(IN_STEP_SEED))
     enough = level * (1 + draws) - 1  # more draws at or above than this: p above the level
-    rows = max(1, min(IN_STEP_ROWS, IN_STEP_CELLS // len(marked)))
+    rows = max(1, min(IN_STEP_ROWS, IN_STEP_CELLS // n))
     above = done = 0
     while done < draws and above <= enough:
         take = min(rows, draws - done)
         if budget is not None:
             if budget[0] <= 0:
                 budget[1] += 1
-                return 1.0, len(marked)
-            budget[0] -= take * len(marked)
+                return 1.0, n
+            budget[0] -= take * n
         null = _runs(rng.permuted(np.repeat(order, take, axis=0), axis=1), size)
         above += int(np.count_nonzero(null >= observed))
         done += take
-    return (1 + above) / (1 + draws), len(marked)
+    return (1 + above) / (1 + draws), n
+
+
+def _order(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]]) -> np.ndarray:
+    """The cycle's order (module rule *in step*): one row, each of its good's transfers along the cycle in tick
+    order as the leg it went along (leg ``k`` from seat ``k`` to seat ``k + 1``; at a tick they share, in the
+    cycle's order from its first seat)."""
+    size = len(cycle)
+    marked = sorted((t[0], k) for k in range(size) for t in legs.get((cycle[k], cycle[(k + 1) % size]), ()))
+    return np.array([[k for _, k in marked]], dtype=np.int16).reshape(1, len(marked))
+
+
+def in_step_bound(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]]
+                  ) -> tuple[float, int, tuple[int, float], float]:
+    """The in-step rule's p-value for a cycle too long to shuffle (module rule *in step*): a bound on the chance
+    that the order shuffled (:func:`in_step`'s null) gives at least the runs observed, without drawing any.
+
+    Under the shuffle each member's places hold its arrivals and pass-ons in a uniformly random order, so the
+    runs' mean is exact: ``1 + 2 a b / (a + b)`` for a member with ``a`` arrivals and ``b`` pass-ons (Wald and
+    Wolfowitz), summed over the members.  Reveal the shuffled order one place at a time: the expected runs given
+    what has been revealed is a martingale, and two values of the next place can be coupled by one swap of two
+    places, which moves the runs by :data:`IN_STEP_SWAP` (8) at most; so each step moves the martingale within a
+    range of 8, and by Hoeffding and Azuma the chance of an excess ``t`` over the mean is at most
+    ``exp(-2 t^2 / ((n - 1) 64))``, ``n`` the transfers (1 where the runs are at or below the mean).  It returns
+    ``(p, transfers, runs and their mean, smallest p the bound can give)``; the smallest is the bound at the most
+    runs each member could show (every place a change of kind), which is what the test's floor reads.
+
+    >>> laps = [(10 * lap,) for lap in range(30)]
+    >>> legs = {("a", "b"): laps, ("b", "c"): [(t + 1,) for t, in laps], ("c", "a"): [(t + 2,) for t, in laps]}
+    >>> p, n, (runs, mean), least = in_step_bound(("a", "b", "c"), legs)  # in out in out ..., 30 laps
+    >>> (round(p, 4), n, runs, mean)  # exp(-2 x 87^2 / (89 x 64)) = 0.0701
+    (0.0701, 90, 180, 93.0)
+    """
+    size = len(cycle)
+    order = _order(cycle, legs)
+    n = order.shape[1]
+    if n < 2:
+        return 1.0, n, (n, float(n)), 1.0
+    counts = np.bincount(order[0], minlength=size).tolist()
+    mean = most = 0.0
+    for k in range(size):
+        a, b = counts[(k - 1) % size], counts[k]
+        if a + b:
+            mean += 1 + 2 * a * b / (a + b)
+            most += min(a + b, 2 * min(a, b) + 1)
+    runs = int(_runs(order, size)[0])
+
+    def tail(excess: float) -> float:
+        return 1.0 if excess <= 0 else math.exp(-2 * excess * excess / ((n - 1) * IN_STEP_SWAP ** 2))
+
+    return tail(runs - mean), n, (runs, mean), tail(most - mean)
 
 
 def _runs(order: np.ndarray, size: int) -> np.ndarray:
@@ -519,18 +587,19 @@ def with_order(direction: float, order: float, level: float) -> float:
 
 def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], searched: int,
                 lean: float = math.inf, order: float | None = None, level: float = 1.0,
-                draws: int = IN_STEP_DRAWS) -> dict[str, Any]:
+                draws: int = IN_STEP_DRAWS, order_least: float | None = None) -> dict[str, Any]:
     """The cycle's test (module rule *the test*): the transfers of its good between neighbours
     of the cycle, ``along`` its way of ``transfers`` both ways, each leg's count along beta-binomial with a
     symmetric Beta(``lean``, ``lean``) (:func:`lean_tail`; infinite: each transfer a coin); with the in-step rule
-    on (``level`` below 1), read with the ``order``'s p-value (:func:`in_step`, ``draws`` draws) by
-    :func:`with_order`; the p-value and its smallest attainable value times the ``searched`` cycles the flagged
-    one was chosen among."""
+    on (``level`` below 1), read with the ``order``'s p-value (:func:`in_step`, ``draws`` draws, its smallest
+    ``1 / (1 + draws)``; or :func:`in_step_bound`, its smallest ``order_least``) by :func:`with_order`; the
+    p-value and its smallest attainable value times the ``searched`` cycles the flagged one was chosen among."""
     edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
     counts = [(len(legs[(u, v)]), len(legs.get((v, u), ()))) for u, v in edges]
     p, least = lean_tail(counts, lean)
     if order is not None and level < 1:
-        p, least = with_order(p, order, level), with_order(least, 1 / (1 + draws), level)
+        floor = 1 / (1 + draws) if order_least is None else order_least
+        p, least = with_order(p, order, level), with_order(least, floor, level)
     along = sum(a for a, _ in counts)
     return {"p": min(1.0, p * searched), "min_p": min(1.0, least * searched), "along": along,
             "transfers": along + sum(b for _, b in counts), "searched": searched,
@@ -548,7 +617,9 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
     explain each other away); without, each transfer is a coin.  With ``pays`` (module rule *in step*,
     ``wash_cycle_in_step_pays``) the in-step rule reads each cycle at ``level`` over the cycles met, with draws
     enough for a cycle passed on in step at every arrival to reach it, within ``shuffles`` (``[places left to
-    shuffle, cycles not read]``, :data:`IN_STEP_BUDGET` where not given)."""
+    shuffle, cycles not read]``, :data:`IN_STEP_BUDGET` where not given); a cycle whose draws alone would shuffle
+    more places than :data:`IN_STEP_BUDGET` is read by :func:`in_step_bound` instead, at no cost to it.  A
+    cycle's ``in_step`` is ``(p, transfers, (runs, their mean) or None where shuffled, the smallest p)``."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
     draws = IN_STEP_DRAWS
     budget: list[int] | None = None
@@ -558,7 +629,7 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         budget = shuffles if shuffles is not None else [IN_STEP_BUDGET, 0]
     rings = nx.Graph()
     found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float,
-                      tuple[float, int]]] = []
+                      tuple[float, int, tuple[int, float] | None, float | None]]] = []
     ticks_of: dict[int, dict[tuple[Any, Any], list[Any]]] = {}  # per good's legs (by identity): each leg's ticks
     for good, legs, cycle in met:
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
@@ -567,7 +638,11 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         qualified = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
         if qualified is None:
             continue
-        timing = in_step(cycle, legs, draws=draws, level=level, budget=budget)
+        timing: tuple[float, int, tuple[int, float] | None, float | None]
+        if budget is not None and sum(len(legs.get(e, ())) for e in edges) * draws > IN_STEP_BUDGET:
+            timing = in_step_bound(cycle, legs)
+        else:
+            timing = (*in_step(cycle, legs, draws=draws, level=level, budget=budget), None, None)
         if timing[0] > level:
             continue  # the good was not passed on in step with what arrived: friends' trades, not a wash
         rings.add_edges_from(edges)
@@ -578,7 +653,7 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
         lean = fit_lean(outside_counts(flows, good, set(cycle), suspects)) if flows else math.inf
         cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
                        "events": {e for lap in laps for t in lap for e in t[2]}, "in_step": timing,
-                       **_cycle_test(cycle, legs, searched, lean, timing[0], level, draws)})
+                       **_cycle_test(cycle, legs, searched, lean, timing[0], level, draws, timing[3])})
     return rings, cycles
 
 
@@ -630,6 +705,9 @@ def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, An
         "lean": None if best["lean"] is None else round(best["lean"], 4),
         "inStep": {"p": best["in_step"][0], "transfers": best["in_step"][1]},
     }
+    bound = best["in_step"][2]
+    if bound is not None:  # read by the bound on the shuffle's tail (too long to shuffle)
+        details["inStep"]["bound"] = {"runs": bound[0], "mean": round(bound[1], 3)}
     if circular:
         details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
     return Flag(
@@ -644,7 +722,9 @@ def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, An
         explanation=(
             f"Goods went around {path} {best['laps']} times and came back where they started"
             + (f" ({len(inside)} such cycles among {len(members)} seats)" if len(inside) > 1 else "")
-            + (f", each seat passing them on between one arrival and the next (in step: p {best['in_step'][0]:.2g})"
+            + (f", each seat passing them on between one arrival and the next (in step: p {best['in_step'][0]:.2g}"
+               + (f", a bound: {bound[0]:,} runs where a shuffle gives {bound[1]:,.0f} on average)"
+                  if bound is not None else ")")
                if best["in_step"][0] <= in_step_level else "")
             + (f", though each pair's trades look one-way (net share {least:.3f} or more), "
                "which circular reputation cannot see."
@@ -653,7 +733,7 @@ def _ring_flag(view: TransferView, members: list[Any], inside: list[dict[str, An
         ),
         details=details,
         p_value=best["p"],
-        null=null,
+        null=null + (ORDER_BOUND_NULL if bound is not None else ""),
     )
 
 

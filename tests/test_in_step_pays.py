@@ -33,11 +33,11 @@ def _met(others: int) -> list[tuple[object, object, tuple[str, ...]]]:
 
 def test_one_cycle_met_reads_the_rule_as_before() -> None:
     """One cycle met: the level over one cycle is the level, the draws the usual 2,000: the same cycle and test
-    either way."""
+    either way, its order shuffled (no bound read: ``(p, transfers, None, None)``)."""
     _rings, off = _qualified_cycles(_met(0), 1.5, 3, 0.3, None, 0.05)
     _rings, on = _qualified_cycles(_met(0), 1.5, 3, 0.3, None, 0.05, pays=True)
     assert on == off and [c["cycle"] for c in on] == [("a", "b", "c")]
-    assert on[0]["in_step"] == (8 / (IN_STEP_DRAWS + 1), 9)
+    assert on[0]["in_step"] == (8 / (IN_STEP_DRAWS + 1), 9, None, None)
 
 
 def test_twenty_cycles_met_read_it_at_a_twentieth() -> None:

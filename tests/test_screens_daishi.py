@@ -54,7 +54,7 @@ def test_feeder_match_is_flagged_with_the_events_behind_it(tmp_path: Path) -> No
 def test_the_report_section(tmp_path: Path) -> None:
     section = screens_section(analysed(tmp_path, feeder_events()))
     assert list(section) == ["verdict", "configVersion", "configDigest", "flags", "notScreened", "notes", "testing"]
-    assert section["verdict"] == "flag" and section["configVersion"] == "2.31.0"
+    assert section["verdict"] == "flag" and section["configVersion"] == "2.32.0"
     testing = section["testing"]  # one budget of 0.02: a tenth to the typologies, the rest to Holm
     assert testing["falseAlarmRate"] == 0.02 and testing["holmRate"] == 0.02 * 0.9
     assert testing["flagRate"] == 0.02 * 0.9 * 0.25 and testing["typologyRate"] == 0.02 * 0.1 / 3
@@ -124,7 +124,7 @@ def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
     # the verdict paragraph comes last (wrapped to the width: 100 off a terminal)
     last = ok.output.split("\nverdict ", 1)[1]
-    assert ("verdict " + last).startswith("verdict clear: 1 clear, 0 review, 0 flag (screens config 2.31.0")
+    assert ("verdict " + last).startswith("verdict clear: 1 clear, 0 review, 0 flag (screens config 2.32.0")
     assert "designed false alarms: at most 0.02 of honest matches review or flag, 0.005 flag" in " ".join(last.split())
     assert runner.invoke(main, ["screen", str(clean), str(fed)]).exit_code == 1
     missing = runner.invoke(main, ["screen", str(clean), str(tmp_path / "m_000000000000.json")])
@@ -172,7 +172,7 @@ def test_cli_a_folder_without_a_match_says_so(runner: CliRunner, tmp_path: Path)
 def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     doc = json.loads(runner.invoke(main, ["screen", "--format", "json", fed]).output)
-    assert (doc["verdict"], doc["exitCode"], doc["configVersion"]) == ("flag", 1, "2.31.0")
+    assert (doc["verdict"], doc["exitCode"], doc["configVersion"]) == ("flag", 1, "2.32.0")
     assert doc["matches"][0]["flags"][0]["screen"] == "feeder"
     assert {"pValue", "pAdjusted", "null", "tests"} <= set(doc["matches"][0]["flags"][0])
     sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", fed]).output)
@@ -770,7 +770,7 @@ def test_cli_github_format_adds_a_step_summary_where_a_workflow_sets_one(runner:
     assert result.exit_code == 1
     lines = summary.read_text().splitlines()
     assert lines[:3] == ["earlier step output", "### daishi-forensics screen", ""]
-    assert lines[3:7] == ["screens verdict flag (config 2.31.0, `b6623d47a8d3`): 1 flag, 1 part not screened", "",
+    assert lines[3:7] == ["screens verdict flag (config 2.32.0, `b6623d47a8d3`): 1 flag, 1 part not screened", "",
                           "| level | finding | target | agents | significance | explanation | events |",
                           "| --- | --- | --- | --- | --- | --- | --- |"]
     assert lines[7].startswith(f"| flag | feeder/hub\\_and\\_spoke | {md_escape(fed)} | h, a\\_1, a\\_2, a\\_4 | p 0.000488 "
