@@ -5,10 +5,10 @@ Usage::
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
-                                        [--tune-real PATH]
+                                        [--real-ninth [PATH]] [--tune-real PATH]
                                         [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-8|
+                                        [--split holdout|holdout-real-4|holdout-real-8|holdout-real-9|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
@@ -81,6 +81,11 @@ window order (``tests/fixtures/commitments-general-real-eighth.jsonl``), every r
 ninth held-out split, labelled blind the same way after rules v8.  It is read only when named
 (``--real-eighth``), its block follows the fourth's, and its rows are never printed one by one.
 
+**The ninth draw of real rows, blind.**  The eighth draw continued, at the odd positions from 39 of the same
+window order (``tests/fixtures/commitments-general-real-ninth.jsonl``), every row in ``holdout-real-9``, a
+tenth held-out split, labelled blind the same way.  It is read only when named (``--real-ninth``), its block
+follows the eighth's, and its rows are never printed one by one.
+
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
 (``tests/fixtures/commitments-general-tune-real.jsonl``), every row in ``tune-real``: a tune split, read,
@@ -123,7 +128,7 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4`` and ``holdout-real-8`` when they are read --
+split first, then ``holdout-real-4``, ``holdout-real-8`` and ``holdout-real-9`` when they are read --
 the splits to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``,
 ``tune-real-2``, ``tune-real-3``, ``tune-real-5``, ``tune-real-6``, ``tune-real-7`` and ``tune-real-pool``, each
 per style.  The header of every block names
@@ -208,10 +213,18 @@ EIGHTH_MARK = "_eighth_real"
 """The in-memory mark of a row read from the eighth real file."""
 HOLDOUT_REAL_8 = "holdout-real-8"
 """The split of the eighth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_8)
+REAL_NINTH = FIXTURE.with_name("commitments-general-real-ninth.jsonl")
+"""The ninth draw of real turns, whole dialogues, every row ``holdout-real-9`` (labelled blind, before any
+extractor was run on them); read only when named."""
+NINTH_MARK = "_ninth_real"
+"""The in-memory mark of a row read from the ninth real file."""
+HOLDOUT_REAL_9 = "holdout-real-9"
+"""The split of the ninth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_8, HOLDOUT_REAL_9)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("eighth", REAL_EIGHTH, HOLDOUT_REAL_8, EIGHTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("eighth", REAL_EIGHTH, HOLDOUT_REAL_8, EIGHTH_MARK),
+    ("ninth", REAL_NINTH, HOLDOUT_REAL_9, NINTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -766,7 +779,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-8 when --real-eighth is given, then "
+                        "holdout-real-8 when --real-eighth is given, holdout-real-9 when --real-ninth is given, then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",

@@ -41,12 +41,14 @@ DIGESTS: dict[str, dict[str, str]] = {
     },
     # version 9: two consent rules (a discourse "then"; a concession before "but"); of the files also stored for
     # 8, only the seventh draw's readings changed (the tune rows the rules were written from); the eighth draw,
-    # scored once under 8, joins the table
+    # scored once under 8, joins the table; the ninth draw, labelled blind after 9, joins it too (its readings
+    # hashed, never printed)
     "9": {
         "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
         "commitments-general-real-eighth.jsonl": "4e8c006a1fc6b094157706a53285cfec339b5a243b9a8cf4846bb73df55261e9",
         "commitments-general-real-fifth.jsonl": "8d66d016be6328107cbb461c38c3086f21c8586efb5869b56fb1873238b40cb1",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
+        "commitments-general-real-ninth.jsonl": "3a3bcf6fbc1747d4fa72ddb8c046390e1193e8f6724181de9bc20665534f05e2",
         "commitments-general-real-second.jsonl": "417eb6106ea750e026a219c47ea98c38d7d9afc1e831da4fea1f200471565c1f",
         "commitments-general-real-seventh.jsonl": "739eb28aadd847f66903bb7ed0ce3f3d6f337ea421d61c465ea41751fab58bef",
         "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
