@@ -425,17 +425,21 @@ def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float
 
 
 def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
-          ticks_of: dict[tuple[Any, Any], list[Any]] | None = None) -> list[list[Transfer]]:
+          ticks_of: dict[tuple[Any, Any], list[Any]] | None = None,
+          close_of: dict[tuple[Any, Any, float], _Close] | None = None) -> list[list[Transfer]]:
     """Time-consistent laps around ``cycle`` starting with its first leg (module docstring):
     each lap takes, leg after leg, the earliest unused transfer no earlier than the one
     before and worth within ``ratio`` of the lap's first.
 
     ``ticks_of`` keeps each leg's ticks across the cycles of one good (a long leg is in many of
-    them: read once, not once per cycle and starting leg).  A leg found with no unused transfer
+    them: read once, not once per cycle and starting leg), and ``close_of`` each leg's transfers close to a
+    first's worth (:class:`_Close`).  A leg found with no unused transfer
     close to a first worth ``x`` from tick ``t`` on has none from any later tick either (transfers
     are only used up): a later lap of a first worth ``x`` that reaches it at ``t`` or later stops
     there unread.  A first transfer later than the second leg's last unused one can start no lap,
-    nor can any after it: the search stops there."""
+    nor can any after it: the search stops there.  Per leg, the transfers close in worth to a first
+    worth ``x`` are listed once (:class:`_Close`), and the earliest unused among them from a tick on is
+    found by skipping the used ones a pointer at a time."""
     edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
     queues = [legs[e] for e in edges]  # sorted by tick (:func:`_good_flows`)
     ticks_of = {} if ticks_of is None else ticks_of
@@ -443,6 +447,8 @@ def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]]
     used: list[set[int]] = [set() for _ in queues]
     last_free = len(queues[1]) - 1  # the second leg's last unused transfer
     spent: list[dict[Any, Any]] = [{} for _ in queues]  # per leg: a first's worth -> the tick it found none from
+    close_of = {} if close_of is None else close_of
+    skips: list[dict[Any, dict[int, int]]] = [{} for _ in queues]  # per leg and first's worth: used ones skipped
     laps: list[list[Transfer]] = []
     for i0, first in enumerate(queues[0]):
         if bisect_left(ticks[1], first[0]) > last_free:
@@ -450,21 +456,21 @@ def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]]
         picks = [(0, i0)]
         tick = first[0]
         for k in range(1, len(edges)):
-            pick = None
             since = spent[k].get(first[1])
             if since is not None and tick >= since:
                 break
-            taken = used[k]
-            queue = queues[k]
-            for i in range(bisect_left(ticks[k], tick), len(queue)):
-                if i not in taken and _close(first[1], queue[i][1], ratio):
-                    pick = i
-                    break
+            near = close_of.get((*edges[k], first[1]))
+            if near is None:
+                near = close_of[(*edges[k], first[1])] = _Close(queues[k], ticks[k], first[1], ratio)
+            skip = skips[k].get(first[1])
+            if skip is None:
+                skip = skips[k][first[1]] = {}
+            pick = near.first_unused(tick, used[k], skip)
             if pick is None:
                 spent[k][first[1]] = tick if since is None else min(since, tick)
                 break
             picks.append((k, pick))
-            tick = queue[pick][0]
+            tick = queues[k][pick][0]
         if len(picks) < len(edges):
             continue
         for k, i in picks:
@@ -475,12 +481,55 @@ def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]]
     return laps
 
 
+class _Close:
+    """One leg's transfers worth within ``ratio`` of ``worth`` (:func:`_laps`), in tick order: read once per
+    good (kept across its cycles, as the legs' ticks are), and the earliest of them not yet used from a tick
+    on.  Used transfers are only added, so each is skipped by a pointer to the next candidate once found used
+    (``skip``, one cycle's: its own used transfers), the pointers shortened as they are followed.
+
+    >>> queue = [(1, 5.0), (2, 9.0), (3, 5.5), (4, 5.0)]  # (tick, worth): 9.0 is not within 1.5 of 5.0
+    >>> near, skip = _Close(queue, [1, 2, 3, 4], 5.0, 1.5), {}
+    >>> near.first_unused(2, set(), skip), near.first_unused(1, {0, 2}, skip), near.first_unused(1, {0, 2, 3}, skip)
+    (2, 3, None)
+    >>> skip = {}
+    >>> near.first_unused(1, {0}, skip), near.first_unused(1, {0}, skip)  # found but not used (its lap failed)
+    (2, 2)
+    """
+
+    __slots__ = ("index", "ticks")
+
+    def __init__(self, queue: list[Transfer], ticks: list[Any], worth: float, ratio: float) -> None:
+        self.index = [i for i, t in enumerate(queue) if _close(worth, t[1], ratio)]
+        self.ticks = [ticks[i] for i in self.index]
+
+    def first_unused(self, tick: Any, used: set[int], skip: dict[int, int]) -> int | None:
+        """The leg's index of the earliest candidate at or after ``tick`` that is not in ``used``, or ``None``;
+        ``skip`` maps a candidate found used to a later one (kept across one cycle's calls)."""
+        index = self.index
+        start = q = bisect_left(self.ticks, tick)
+        n = len(index)
+        while q < n:
+            r = skip.get(q)
+            if r is not None:
+                q = r
+            elif index[q] in used:
+                skip[q] = q = q + 1
+            else:
+                break
+        while start < q:  # shorten the pointers followed
+            skip[start], start = q, skip[start]
+        return index[q] if q < n else None
+
+
 def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
                 threshold: float, max_imbalance: float,
-                ticks_of: dict[tuple[Any, Any], list[Any]] | None = None) -> tuple[list[list[Transfer]], float] | None:
-    """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle (``ticks_of``:
-    the good's legs' ticks, kept across its cycles)."""
-    laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio, ticks_of) for k in range(len(cycle))), key=len)
+                ticks_of: dict[tuple[Any, Any], list[Any]] | None = None,
+                close_of: dict[tuple[Any, Any, float], _Close] | None = None
+                ) -> tuple[list[list[Transfer]], float] | None:
+    """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle (``ticks_of`` and
+    ``close_of``: the good's legs' ticks and close transfers, kept across its cycles)."""
+    close_of = {} if close_of is None else close_of
+    laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio, ticks_of, close_of) for k in range(len(cycle))), key=len)
     if len(laps) < threshold:
         return None
     size = len(cycle)
@@ -631,11 +680,13 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
     found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float,
                       tuple[float, int, tuple[int, float] | None, float | None]]] = []
     ticks_of: dict[int, dict[tuple[Any, Any], list[Any]]] = {}  # per good's legs (by identity): each leg's ticks
+    close_of: dict[int, dict[tuple[Any, Any, float], _Close]] = {}  # and its transfers close to a first's worth
     for good, legs, cycle in met:
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
         if all(rings.has_edge(u, v) for u, v in edges):
             continue  # adds nothing to a ring already found
-        qualified = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
+        qualified = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}),
+                                close_of.setdefault(id(legs), {}))
         if qualified is None:
             continue
         timing: tuple[float, int, tuple[int, float] | None, float | None]

@@ -116,16 +116,32 @@ def test_laps_stop_where_the_second_leg_is_spent() -> None:
     assert [[t[2][0] for t in lap] for lap in laps] == [["ab0", "bc3", "ca4"], ["ab1", "bc10", "ca12"]]
 
 
+def test_laps_of_legs_one_after_another() -> None:
+    # each leg wholly after the one before (friends trading at different times of the match): every lap takes the
+    # earliest unused transfer of each later leg, which lies past all the used ones (the search before read them
+    # one by one, the square of the leg; bench/wash_laps.py measures it)
+    n = 300
+    legs = {(0, 1): [(t, 5.0, (f"a{t}",)) for t in range(n)],
+            (1, 2): [(n + t, 5.0, (f"b{t}",)) for t in range(n)],
+            (2, 0): [(2 * n + t, 5.0, (f"c{t}",)) for t in range(n)]}
+    laps = wash_cycle._laps((0, 1, 2), legs, 1.5)
+    assert [[t[2][0] for t in lap] for lap in laps] == [[f"a{i}", f"b{i}", f"c{i}"] for i in range(n)]
+    assert laps == _laps_one_by_one((0, 1, 2), legs, 1.5)
+
+
 def test_laps_as_the_rule_reads() -> None:
+    """Random legs, short (up to 25 transfers) and long (up to 300, where the used transfers a leg's search skips
+    run long): the laps are the rule's read literally."""
     rnd = random.Random(3)
-    for _ in range(400):
+    for case in range(440):
         size = rnd.randint(3, 5)
         cycle = tuple(range(size))
+        most, span = (25, 40) if case < 400 else (300, 400)
         legs = {}
         for i in range(size):
             edge = (cycle[i], cycle[(i + 1) % size])
-            legs[edge] = sorted(((rnd.randint(0, 40), rnd.choice([1.0, 1.2, 2.0, 5.0]), (f"{i}.{j}",))
-                                 for j in range(rnd.randint(0, 25))), key=lambda t: t[0])
+            legs[edge] = sorted(((rnd.randint(0, span), rnd.choice([1.0, 1.2, 2.0, 5.0]), (f"{i}.{j}",))
+                                 for j in range(rnd.randint(0, most))), key=lambda t: t[0])
         ticks_of: dict = {}
         for k in range(size):
             turned = cycle[k:] + cycle[:k]
