@@ -80,13 +80,22 @@ def _abbreviates(short: str, long: str) -> bool:
 
 
 def swap_kind(old: str, new: str, goods: frozenset[str]) -> str:
-    """``specific``, ``abbreviation``, ``typo`` or ``word`` (module docstring) for ``old`` replaced by ``new``."""
+    """``specific``, ``abbreviation``, ``typo`` or ``word`` (module docstring) for ``old`` replaced by ``new``.
+
+    (Asked of most pairs of words two texts do not share, so the cheap answers come first: an abbreviation
+    starts with the word's first letter, and a typo's edits are at least the two lengths' difference.)
+
+    >>> goods = frozenset({"wood"})
+    >>> [swap_kind(*pair, goods) for pair in [("2", "3"), ("firewood", "fw"), ("water", "watr"), ("food", "rest")]]
+    ['specific', 'abbreviation', 'typo', 'word']
+    """
     if is_specific(old, goods) and is_specific(new, goods):
         return "specific"
-    if _abbreviates(new, old) or _abbreviates(old, new):
+    if old[:1] == new[:1] and (_abbreviates(new, old) or _abbreviates(old, new)):
         return "abbreviation"
-    longest = max(len(old), len(new))
-    if min(len(old), len(new)) >= 3 and OSA.distance(old, new, score_cutoff=2) <= (2 if longest >= 6 else 1):
+    lo, ln = len(old), len(new)
+    allowed = 2 if max(lo, ln) >= 6 else 1
+    if min(lo, ln) >= 3 and abs(lo - ln) <= allowed and OSA.distance(old, new, score_cutoff=2) <= allowed:
         return "typo"
     return "word"
 
@@ -142,6 +151,29 @@ def _related(old: str, new: str, goods: frozenset[str]) -> bool:
     return swap_kind(old, new, goods) != "word"
 
 
+def _first_related(free: list[int], parent: Sequence[str], new: str, goods: frozenset[str]) -> int | None:
+    """The first of the ``free`` positions whose word ``new`` replaces as a swap of a kind other than ``word``
+    (:func:`_related`, its tests in one loop: most pairs of a gap are plain words, and fail them all).
+
+    >>> _first_related([0, 1, 2], ["lake", "water", "watr"], "water", frozenset())  # a typo of 1, before 2
+    1
+    """
+    specific = is_specific(new, goods)
+    ln, first = len(new), new[:1]
+    for p in free:
+        old = parent[p]
+        if specific and is_specific(old, goods):
+            return p
+        if old[:1] == first and (_abbreviates(new, old) or _abbreviates(old, new)):
+            return p
+        lo = len(old)
+        allowed = 2 if (lo if lo > ln else ln) >= 6 else 1
+        if (lo if lo < ln else ln) >= 3 and -allowed <= lo - ln <= allowed \
+                and OSA.distance(old, new, score_cutoff=2) <= allowed:
+            return p
+    return None
+
+
 def _pair(dels: list[int], ins: list[str], parent: Sequence[str], goods: frozenset[str]) -> tuple[
         list[Swap], list[int], list[str]]:
     """Inside a gap: related words paired first, then the rest in order."""
@@ -149,7 +181,7 @@ def _pair(dels: list[int], ins: list[str], parent: Sequence[str], goods: frozens
     free = list(dels)
     rest: list[str] = []
     for w in ins:
-        hit = next((p for p in free if _related(parent[p], w, goods)), None)
+        hit = _first_related(free, parent, w, goods)
         if hit is None:
             rest.append(w)
         else:
