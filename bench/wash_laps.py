@@ -19,6 +19,7 @@ import argparse
 import time
 from bisect import bisect_left
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from daishi_forensics.screens import wash_cycle
@@ -74,8 +75,8 @@ def main() -> None:
     print(f"{'transfers a leg':>16} {'one by one':>11} {'the screen':>11} {'ratio':>8}  same laps")
     for n in (int(x) for x in args.sizes.split(",")):
         legs = staggered(n)
-        before, old = best_cpu(lambda: laps_one_by_one((0, 1, 2), legs, 1.5), args.rounds)
-        now, new = best_cpu(lambda: wash_cycle._laps((0, 1, 2), legs, 1.5), args.rounds)
+        before, old = best_cpu(partial(laps_one_by_one, (0, 1, 2), legs, 1.5), args.rounds)
+        now, new = best_cpu(partial(wash_cycle._laps, (0, 1, 2), legs, 1.5), args.rounds)
         print(f"{n:>16,} {before:>10.3f}s {now:>10.3f}s {before / max(now, 1e-9):>7.1f}x  {old == new}")
 
 
