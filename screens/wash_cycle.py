@@ -133,6 +133,10 @@ its working memory stays at a few megabytes."""
 IN_STEP_ROWS = 250
 """Draws made at a time by :func:`in_step` at most: a cycle clearly out of step stops after the first few."""
 
+IN_STEP_FIRST_ROWS = 8
+"""Draws made in :func:`in_step`'s first piece; each piece after it twice the last, up to :data:`IN_STEP_ROWS`
+(a cycle out of step, most of those met, is past the level after a few draws)."""
+
 IN_STEP_BUDGET = 20_000_000
 """Places the in-step rule shuffles in one match at most when it pays for the cycles met (``wash_cycle_in_step_pays``):
 a crowd trading the same goods every way meets thousands of cycles, none joining a ring that would let the others be
@@ -246,8 +250,9 @@ def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer
     members (:func:`_runs`).  The null keeps each leg's count and shuffles which leg each place in the order
     belongs to, all the cycle's legs together (a leg is one member's pass-ons and the next one's arrivals), ``draws``
     (:data:`IN_STEP_DRAWS`) times from a fixed seed: ``p = (1 + draws at or above) / (1 + draws)``.  No transfer, 1.
-    The draws are made :data:`IN_STEP_ROWS` at a time, at most :data:`IN_STEP_CELLS` places (the same draws, in
-    the same order, as all at once), and stop once so many reached the statistic that the p-value is above
+    The draws are made in pieces, :data:`IN_STEP_FIRST_ROWS` first, each piece twice the last up to
+    :data:`IN_STEP_ROWS` draws and :data:`IN_STEP_CELLS` places (the same draws, in the same order, as all at
+    once), and stop once so many reached the statistic that the p-value is above
     ``level`` whatever the rest: the value returned is then that count's, a lower bound above ``level`` (a cycle
     out of step is never flagged, so no p-value it reads is shown).  ``budget`` (``[places left to shuffle, cycles
     not read]``, shared by a match's cycles: :data:`IN_STEP_BUDGET`) runs down by each piece drawn; a cycle met when
@@ -271,9 +276,11 @@ def in_step(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer
     rng = np.random.Generator(np.random.PCG64(IN_STEP_SEED))
     enough = level * (1 + draws) - 1  # more draws at or above than this: p above the level
     rows = max(1, min(IN_STEP_ROWS, IN_STEP_CELLS // n))
+    piece = min(rows, IN_STEP_FIRST_ROWS)  # the pieces double up to ``rows``: a cycle out of step stops soon
     above = done = 0
     while done < draws and above <= enough:
-        take = min(rows, draws - done)
+        take = min(piece, draws - done)
+        piece = min(rows, 2 * piece)
         if budget is not None:
             if budget[0] <= 0:
                 budget[1] += 1
@@ -529,7 +536,14 @@ def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Tran
     """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle (``ticks_of`` and
     ``close_of``: the good's legs' ticks and close transfers, kept across its cycles)."""
     close_of = {} if close_of is None else close_of
-    laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio, ticks_of, close_of) for k in range(len(cycle))), key=len)
+    most = min(len(legs[(cycle[k], cycle[(k + 1) % len(cycle)])]) for k in range(len(cycle)))  # a lap a transfer
+    laps: list[list[Transfer]] = []
+    for k in range(len(cycle)):  # the best starting leg: the first with the most laps
+        turned = _laps(cycle[k:] + cycle[:k], legs, ratio, ticks_of, close_of)
+        if not k or len(turned) > len(laps):
+            laps = turned
+        if len(laps) >= most:
+            break  # no start can do better
     if len(laps) < threshold:
         return None
     size = len(cycle)

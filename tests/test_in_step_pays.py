@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import networkx as nx
+import pytest
 
 from daishi_forensics.screens.graph import TransferView
 from daishi_forensics.screens.wash_cycle import IN_STEP_DRAWS, _good_flows, _qualified_cycles
@@ -50,3 +51,21 @@ def test_twenty_cycles_met_read_it_at_a_twentieth() -> None:
     [cycle] = off
     t = 2 ** -8 * (8 / 2001) / 0.05
     assert math.isclose(cycle["p"], min(1.0, 20 * t * (1 - math.log(t))), rel_tol=1e-12)
+
+
+def test_the_first_pieces_size_changes_no_p_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draws come in pieces that double from :data:`IN_STEP_FIRST_ROWS`: the same draws in the same order
+    whatever the first piece, so the same p-value where every draw is read (no level, or a cycle in step); a cycle
+    out of step read at 0.05 stops past the level whatever the pieces (its p-value only a bound above it)."""
+    from daishi_forensics.screens import wash_cycle as W
+
+    out = {("a", "b"): [(0,), (20,), (22,), (60,), (64,)], ("b", "c"): [(10,), (12,), (50,), (70,), (72,)],
+           ("c", "a"): [(15,), (30,), (55,), (75,), (76,)]}
+    step = {("a", "b"): [(0,), (3,), (6,)], ("b", "c"): [(1,), (4,), (7,)], ("c", "a"): [(2,), (5,), (8,)]}
+    seen = set()
+    for first in (1, 8, 250):
+        monkeypatch.setattr(W, "IN_STEP_FIRST_ROWS", first)
+        got = (W.in_step(("a", "b", "c"), out), W.in_step(("a", "b", "c"), step, level=0.05))
+        seen.add(got)
+        assert W.in_step(("a", "b", "c"), out, level=0.05)[0] > 0.05
+    assert seen == {((1154 / 2001, 15), (8 / 2001, 9))}
