@@ -433,7 +433,7 @@ def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float
 
 def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
           ticks_of: dict[tuple[Any, Any], list[Any]] | None = None,
-          close_of: dict[tuple[Any, Any, float], _Close] | None = None) -> list[list[Transfer]]:
+          close_of: dict[tuple[Any, Any], dict[float, _Close]] | None = None) -> list[list[Transfer]]:
     """Time-consistent laps around ``cycle`` starting with its first leg (module docstring):
     each lap takes, leg after leg, the earliest unused transfer no earlier than the one
     before and worth within ``ratio`` of the lap's first.
@@ -455,26 +455,29 @@ def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]]
     last_free = len(queues[1]) - 1  # the second leg's last unused transfer
     spent: list[dict[Any, Any]] = [{} for _ in queues]  # per leg: a first's worth -> the tick it found none from
     close_of = {} if close_of is None else close_of
+    near_of = [close_of.setdefault(e, {}) for e in edges]  # per leg: a first's worth -> its close transfers
     skips: list[dict[Any, dict[int, int]]] = [{} for _ in queues]  # per leg and first's worth: used ones skipped
+    second = ticks[1]
+    later = range(1, len(edges))
     laps: list[list[Transfer]] = []
     for i0, first in enumerate(queues[0]):
-        if bisect_left(ticks[1], first[0]) > last_free:
-            break  # (the first leg's ticks only grow; the second leg's unused only shrink)
+        tick, worth = first[0], first[1]
+        if last_free < 0 or tick > second[last_free]:
+            break  # none of the second leg's unused is this late (the first leg's ticks only grow)
         picks = [(0, i0)]
-        tick = first[0]
-        for k in range(1, len(edges)):
-            since = spent[k].get(first[1])
+        for k in later:
+            since = spent[k].get(worth)
             if since is not None and tick >= since:
                 break
-            near = close_of.get((*edges[k], first[1]))
+            near = near_of[k].get(worth)
             if near is None:
-                near = close_of[(*edges[k], first[1])] = _Close(queues[k], ticks[k], first[1], ratio)
-            skip = skips[k].get(first[1])
+                near = near_of[k][worth] = _Close(queues[k], ticks[k], worth, ratio)
+            skip = skips[k].get(worth)
             if skip is None:
-                skip = skips[k][first[1]] = {}
+                skip = skips[k][worth] = {}
             pick = near.first_unused(tick, used[k], skip)
             if pick is None:
-                spent[k][first[1]] = tick if since is None else min(since, tick)
+                spent[k][worth] = tick if since is None else min(since, tick)
                 break
             picks.append((k, pick))
             tick = queues[k][pick][0]
@@ -531,7 +534,7 @@ class _Close:
 def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
                 threshold: float, max_imbalance: float,
                 ticks_of: dict[tuple[Any, Any], list[Any]] | None = None,
-                close_of: dict[tuple[Any, Any, float], _Close] | None = None
+                close_of: dict[tuple[Any, Any], dict[float, _Close]] | None = None
                 ) -> tuple[list[list[Transfer]], float] | None:
     """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle (``ticks_of`` and
     ``close_of``: the good's legs' ticks and close transfers, kept across its cycles)."""
@@ -694,7 +697,7 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float, max_imbala
     found: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...], list[list[Transfer]], float,
                       tuple[float, int, tuple[int, float] | None, float | None]]] = []
     ticks_of: dict[int, dict[tuple[Any, Any], list[Any]]] = {}  # per good's legs (by identity): each leg's ticks
-    close_of: dict[int, dict[tuple[Any, Any, float], _Close]] = {}  # and its transfers close to a first's worth
+    close_of: dict[int, dict[tuple[Any, Any], dict[float, _Close]]] = {}  # and its transfers close to a worth
     for good, legs, cycle in met:
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
         if all(rings.has_edge(u, v) for u, v in edges):
