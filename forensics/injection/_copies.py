@@ -32,7 +32,7 @@ specific, and at most one plain word per ``swap_every`` kept words (at least one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -112,12 +112,58 @@ class Swap:
     """``typo``, ``abbreviation``, ``specific`` or ``word``."""
 
 
+class KeptRuns:
+    """The words a copy kept as they were, ``(earlier position, later position)`` each, in order, held as the
+    runs they come in, ``(earlier start, earlier end, later start)``: a match's exact reading keeps tens of
+    thousands of alignments, and a pair of numbers per word kept held most of their memory.  Read as the pairs
+    (iterated, counted, asked whether it holds one), equal to any collection of the same pairs in order.
+
+    >>> kept = KeptRuns(((0, 3, 1), (5, 6, 4)))
+    >>> list(kept), len(kept), (5, 4) in kept, kept == ((0, 1), (1, 2), (2, 3), (5, 4))
+    ([(0, 1), (1, 2), (2, 3), (5, 4)], 4, True, True)
+    """
+
+    __slots__ = ("runs", "_count")
+
+    def __init__(self, runs: tuple[tuple[int, int, int], ...]) -> None:
+        self.runs = runs
+        self._count = sum(end - start for start, end, _later in runs)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for start, end, later in self.runs:
+            for k in range(end - start):
+                yield start + k, later + k
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, pair: object) -> bool:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            return False
+        p, c = pair
+        return any(start <= p < end and c - later == p - start for start, end, later in self.runs)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, KeptRuns):
+            return tuple(self) == tuple(other)
+        if isinstance(other, (tuple, list)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"KeptRuns({self.runs!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Alignment:
     """The later text's core read against the earlier's (module docstring)."""
 
-    kept: tuple[tuple[int, int], ...]
-    """(earlier position, later position) of every word kept as it was, in order."""
+    kept: Collection[tuple[int, int]]
+    """(earlier position, later position) of every word kept as it was, in order (:class:`KeptRuns` from
+    :func:`align`)."""
     moved: tuple[str, ...]
     """Words on both sides but not in the same order."""
     swaps: tuple[Swap, ...]
@@ -197,7 +243,7 @@ def align(child: Sequence[str], parent: Sequence[str], goods: frozenset[str]) ->
     blocks = [(o.src_start, o.src_end, o.dest_start) for o in LCSseq.opcodes(parent, child) if o.tag == "equal"]
     if not blocks:
         return Alignment((), (), (), (), (), tuple(child), (), len(parent), 0, len(parent))
-    kept = tuple((p + k, c + k) for p, end, c in blocks for k in range(end - p))
+    kept = KeptRuns(tuple(blocks))
     # the gaps before, between and after the kept runs: (earlier positions, later words)
     bounds = [(0, 0)] + [(end, c + end - p) for p, end, c in blocks]
     starts = [(p, c) for p, _end, c in blocks] + [(len(parent), len(child))]
