@@ -108,7 +108,8 @@ def fold(text: str) -> str:
         text = unicodedata.normalize("NFKD", text.translate(_INVISIBLE))
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
         text = unicodedata.normalize("NFKC", text).translate(_QUOTE_FOLD)
-    return " ".join(text.split())
+    joined = " ".join(text.split())
+    return text if joined == text else joined  # (the text itself where nothing changed: one string, not two)
 
 
 def words_of(text: str) -> tuple[str, ...]:
