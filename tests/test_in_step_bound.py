@@ -111,5 +111,8 @@ def test_a_cycle_whose_draws_would_outrun_the_budget_is_read_by_the_bound(monkey
                                       "bound": {"runs": 360, "mean": 183.0}}
     assert flag.null == W.CYCLE_NULL + W.ORDER_PAYS_NULL + W.ORDER_BOUND_NULL
     assert ("(in step: p 0.0042, a bound: 360 runs where a shuffle gives 183 on average)" in flag.explanation)
-    t = 2 * 0.5 ** 180 * 0.5 * (p / 0.05)  # Fisher's product of the coin (180 along) and the order over the level
-    assert flag.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-9)
+    # Fisher's product of the coin (all 180 along: two-sided, 2 x 2^-180) and the order over the level (p / 0.05):
+    # t (1 - ln t) = 1.4027e-53 (no absolute tolerance: the default one would pass any number this small)
+    t = 2 * 0.5 ** 180 * (p / 0.05)
+    assert flag.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-9, abs=0)
+    assert f"{flag.p_value:.4e}" == "1.4027e-53"
