@@ -153,3 +153,17 @@ def run_jobs(fn: Any, todo: Any, workers: int, every: int) -> list[Any]:
                 print(f"  {i} matches, {time.perf_counter() - started:.0f} s", flush=True)
     print(f"ran in {time.perf_counter() - started:.0f} s")
     return rows
+
+
+def print_ways(rows: list[Any], settings: Any, levels: Any, ways: Any, tally: Any, line: Any, width: int) -> None:
+    """A study's two ways side by side: per setting and noise level, then every one pooled.  ``tally(rows, keep)``
+    counts the rows ``keep(job)`` selects, per way; ``line(counts)`` says one way's counts; ``width`` pads the
+    setting's name."""
+    for st in settings:
+        for lv in levels:
+            counts = tally(rows, lambda job, st=st, lv=lv: job[4] == st and job[3] == lv)
+            print(f"  {st:{width}s} {lv:7s} " + " | ".join(f"{way}: {line(counts[way])}" for way in ways))
+    pooled = tally(rows, lambda job: True)
+    print("  every setting and level pooled:")
+    for way in ways:
+        print(f"    {way}: {line(pooled[way])}")

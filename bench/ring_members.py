@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import print_ways  # noqa: E402
 import screens  # noqa: E402  (bench/screens.py: the simulation, the planted pairs, the settings)
 
 DEFAULT = "default"
@@ -146,14 +147,7 @@ def main() -> None:
           + (f", honest {first[1]}-{first[1] + args.clean - 1}" if args.clean else "") + "): "
           + ("every figure below is on seen seeds" if seen else
              "held out only where no earlier run played these seeds (the benchmark record says which)"))
-    for st in settings:
-        for lv in levels:
-            counts = tally(rows, lambda job, st=st, lv=lv: job[4] == st and job[3] == lv)
-            print(f"  {st:11s} {lv:7s} " + " | ".join(f"{way}: {line(counts[way])}" for way in WAYS))
-    pooled = tally(rows, lambda job: True)
-    print("  every setting and level pooled:")
-    for way in WAYS:
-        print(f"    {way}: {line(pooled[way])}")
+    print_ways(rows, settings, levels, WAYS, tally, line, 11)
     moved = sum(1 for _job, result, _truth in rows if result["every"][2] != result["own"][2])
     named = sum(1 for _job, result, _truth in rows if result["every"][3] != result["own"][3])
     print(f"  matches whose verdict differs between the two ways: {moved} (the setting names seats, it moves no level)")

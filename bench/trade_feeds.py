@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import print_ways  # noqa: E402
 import screens  # noqa: E402  (bench/screens.py: the simulation, the planted pairs, the sweep's settings)
 from feeder_hubs import DEFAULT, HONEST_WORLDS, firsts_of, jobs, market_lines, match_options, seeds_said  # noqa: E402  (the same matches as that study)
 
@@ -128,14 +129,7 @@ def main() -> None:
 
     print(f"{len(rows) + len(market)} matches in {time.perf_counter() - started:.0f} s ({args.workers} workers); "
           + seeds_said(firsts, args.seeds, args.clean, args.scarce, args.monopolist, args.market))
-    for st in settings:
-        for lv in levels:
-            counts = tally(rows, lambda job, st=st, lv=lv: job[4] == st and job[3] == lv)
-            print(f"  {st:16s} {lv:7s} " + " | ".join(f"{way}: {line(counts[way])}" for way in WAYS))
-    pooled = tally(rows, lambda job: True)
-    print("  every setting and level pooled:")
-    for way in WAYS:
-        print(f"    {way}: {line(pooled[way])}")
+    print_ways(rows, settings, levels, WAYS, tally, line, 16)
     moved = sum(1 for _job, result, _truth in rows if result["flag"][0] != result["review"][0])
     print(f"  matches whose raised feeder pairs differ between the two ways: {moved} (the setting moves levels only)")
     if market:
