@@ -384,3 +384,27 @@ def test_a_familys_heard_order_leans_on_the_matchs() -> None:
     p = late.first * 2 ** -10 + late.latest + (1 - late.first - late.latest) * m
     assert late.latest == pytest.approx((late.latest / p + 0.4) / 3)
     assert late.first == pytest.approx((late.first * 2 ** -10 / p + 1.0) / 3)
+
+
+def test_a_gaps_first_related_word_is_the_swap_kinds_reading() -> None:
+    """``_first_related`` writes ``swap_kind``'s tests out in one loop (for speed): on random gaps it names the same
+    dropped word as asking ``swap_kind`` of each in turn, and the words drawn make every kind of swap (a rule
+    changed in one and not the other fails here)."""
+    import random
+
+    from daishi_forensics.injection._copies import _first_related
+
+    rng = random.Random(5)
+    vocab = ["water", "watr", "wtr", "food", "fod", "firewood", "fw", "fire", "wood", "7", "8", "r_1_2", "r_1_3", "",
+             "x", "the", "deal", "dael", "please", "pls", "give", "gave", "ok", "okay", "2", "extra", "xtra", "woods",
+             *("".join(rng.choice("abcdefg") for _ in range(rng.randint(1, 8))) for _ in range(60))]
+    goods = frozenset({"water", "food", "firewood"})
+    kinds = set()
+    for _ in range(20_000):
+        parent = [rng.choice(vocab) for _ in range(rng.randint(1, 20))]
+        free = sorted(rng.sample(range(len(parent)), rng.randint(0, len(parent))))
+        new = rng.choice(vocab)
+        asked = next((p for p in free if swap_kind(parent[p], new, goods) != "word"), None)
+        assert _first_related(free, parent, new, goods) == asked
+        kinds.update(swap_kind(parent[p], new, goods) for p in free)
+    assert kinds == {"specific", "abbreviation", "typo", "word"}

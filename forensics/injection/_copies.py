@@ -144,9 +144,7 @@ class KeptRuns:
         return any(start <= p < end and c - later == p - start for start, end, later in self.runs)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, KeptRuns):
-            return tuple(self) == tuple(other)
-        if isinstance(other, (tuple, list)):
+        if isinstance(other, (KeptRuns, tuple, list)):
             return tuple(self) == tuple(other)
         return NotImplemented
 
