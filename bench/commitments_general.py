@@ -5,11 +5,11 @@ Usage::
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
-                                        [--real-ninth [PATH]] [--tune-real PATH]
+                                        [--real-ninth [PATH]] [--real-tenth [PATH]] [--tune-real PATH]
                                         [--no-added]
                                         [--extractor NAME|module:factory]
                                         [--split holdout|holdout-real-4|holdout-real-8|holdout-real-9|
-                                                 tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
+                                                 holdout-real-10|tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
 
@@ -86,6 +86,11 @@ window order (``tests/fixtures/commitments-general-real-ninth.jsonl``), every ro
 tenth held-out split, labelled blind the same way.  It is read only when named (``--real-ninth``), its block
 follows the eighth's, and its rows are never printed one by one.
 
+**The tenth draw of real rows, blind.**  The ninth draw continued, at the odd positions from 49 of the same
+window order (``tests/fixtures/commitments-general-real-tenth.jsonl``), every row in ``holdout-real-10``, an
+eleventh held-out split, labelled blind the same way.  It is read only when named (``--real-tenth``), its block
+follows the ninth's, and its rows are never printed one by one.
+
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
 (``tests/fixtures/commitments-general-tune-real.jsonl``), every row in ``tune-real``: a tune split, read,
@@ -128,8 +133,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4``, ``holdout-real-8`` and ``holdout-real-9`` when they are read --
-the splits to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``,
+split first, then ``holdout-real-4``, ``holdout-real-8``, ``holdout-real-9`` and ``holdout-real-10`` when they
+are read -- the splits to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``,
 ``tune-real-2``, ``tune-real-3``, ``tune-real-5``, ``tune-real-6``, ``tune-real-7`` and ``tune-real-pool``, each
 per style.  The header of every block names
 its split.
@@ -220,11 +225,18 @@ NINTH_MARK = "_ninth_real"
 """The in-memory mark of a row read from the ninth real file."""
 HOLDOUT_REAL_9 = "holdout-real-9"
 """The split of the ninth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_8, HOLDOUT_REAL_9)
+REAL_TENTH = FIXTURE.with_name("commitments-general-real-tenth.jsonl")
+"""The tenth draw of real turns, whole dialogues, every row ``holdout-real-10`` (labelled blind, before any
+extractor was run on them); read only when named."""
+TENTH_MARK = "_tenth_real"
+"""The in-memory mark of a row read from the tenth real file."""
+HOLDOUT_REAL_10 = "holdout-real-10"
+"""The split of the tenth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_8, HOLDOUT_REAL_9, HOLDOUT_REAL_10)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
     ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("eighth", REAL_EIGHTH, HOLDOUT_REAL_8, EIGHTH_MARK),
-    ("ninth", REAL_NINTH, HOLDOUT_REAL_9, NINTH_MARK))
+    ("ninth", REAL_NINTH, HOLDOUT_REAL_9, NINTH_MARK), ("tenth", REAL_TENTH, HOLDOUT_REAL_10, TENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -779,7 +791,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-8 when --real-eighth is given, holdout-real-9 when --real-ninth is given, then "
+                        "holdout-real-8 when --real-eighth is given, holdout-real-9 when --real-ninth is given, "
+                        "holdout-real-10 when --real-tenth is given, then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",

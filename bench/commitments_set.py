@@ -13,6 +13,7 @@ Usage::
     python bench/commitments_set.py seventh --train PATH [--turns 150] [--start 23] [--step 2]
     python bench/commitments_set.py eighth --train PATH [--turns 150] [--start 31] [--step 2]
     python bench/commitments_set.py ninth --train PATH [--turns 150] [--start 39] [--step 2]
+    python bench/commitments_set.py tenth --train PATH [--turns 150] [--start 49] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -99,6 +100,12 @@ rows were labelled blind.
 :func:`draw_ninth`), a held-out set only, in a tenth held-out split, :data:`HOLDOUT_REAL_9`: the eighth draw
 continued, the same window order's odd positions from 39 on (the eighth stopped at position 37), until it holds at
 least ``--turns`` turns; texts of every labelled file before it, the eighth draw's included, are left out.  Its
+rows were labelled blind.
+
+``tenth`` draws the tenth batch (``tests/fixtures/commitments-general-real-tenth.jsonl``,
+:func:`draw_tenth`), a held-out set only, in an eleventh held-out split, :data:`HOLDOUT_REAL_10`: the ninth draw
+continued, the same window order's odd positions from 49 on (the ninth stopped at position 47), until it holds at
+least ``--turns`` turns; texts of every labelled file before it, the ninth draw's included, are left out.  Its
 rows were labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
@@ -566,7 +573,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
 
 def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
-    """The sub-command of a later draw read at the odd positions of the window order (fifth to ninth)."""
+    """The sub-command of a later draw read at the odd positions of the window order (fifth to tenth)."""
     p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
@@ -743,6 +750,46 @@ def draw_ninth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = N
 # --- end of the ninth draw ---
 
 
+# --- The tenth draw (holdout-real-10): the ninth draw continued, at the odd positions from 49 ---
+
+HOLDOUT_REAL_10 = "holdout-real-10"
+"""The split of the tenth draw's turns: all of them, only scored."""
+
+TENTH_TURNS = 150
+"""How many turns the tenth draw takes at least (it stops at the end of the window that reaches them)."""
+
+TENTH_START = 49
+"""The first position of the fourth draw's window order the tenth draw reads; it reads 49, 51, 53, ...
+(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
+the ninth 39 to 47, and each stopped there; the even positions from 4 on are the tune-real draw's side, never read
+by a held-out draw)."""
+
+LABELLED_10 = [*LABELLED_9, FIXTURES / "commitments-general-real-ninth.jsonl"]
+"""The labelled files before the tenth draw (every ``commitments*.jsonl`` file before it): every text of any
+of them is left out of it."""
+
+
+def draw_tenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = TENTH_TURNS,
+               start: int = TENTH_START, step: int = FIFTH_STEP,
+               size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The tenth draw: :func:`draw_fifth` from position ``start`` (49) of the window order, in
+    :data:`HOLDOUT_REAL_10`; the turns, and the windows read.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
+    ...                     "participant_info": {}} for d in range(160)])  # 16,580 characters: 56 windows
+    >>> order = window_order(len(text), size=300)
+    >>> rows, windows = draw_tenth(text, [], wanted=1, size=300)
+    >>> windows == [order[49]], {r["split"] for r in rows}
+    (True, {'holdout-real-10'})
+    >>> windows == draw_fifth(text, [], 1, start=49, size=300)[1] and order[47] not in windows
+    True
+    """
+    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_10)
+
+
+# --- end of the tenth draw ---
+
+
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
 
 TUNE_REAL = "tune-real"
@@ -847,10 +894,12 @@ def main(argv: list[str] | None = None) -> int:
                   "holdout-real-8 only: the seventh draw's windows continued at the odd positions from 31")
     _add_odd_draw(sub, "ninth", LABELLED_9, NINTH_TURNS, NINTH_START,
                   "holdout-real-9 only: the eighth draw's windows continued at the odd positions from 39")
+    _add_odd_draw(sub, "tenth", LABELLED_10, TENTH_TURNS, TENTH_START,
+                  "holdout-real-10 only: the ninth draw's windows continued at the odd positions from 49")
     args = parser.parse_args(argv)
-    if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth"):
+    if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth"):
         odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh, "eighth": draw_eighth,
-                     "ninth": draw_ninth}
+                     "ninth": draw_ninth, "tenth": draw_tenth}
         return _run_odd_draw(args, odd_draws[args.command])
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled

@@ -15,6 +15,8 @@ does).  It consents when one of these reads it, and :func:`_consent_at` does not
   proposal called fair by its name ("that's a fair split");
 * :func:`_found_fair`: the speaker finding the proposal acceptable ("I find that an acceptable deal");
 * :func:`_worked_out`: a deal worked out ("glad we could work it out", "we worked it out");
+* :func:`_no_trouble`: (v10) the proposal said to be no trouble ("I have no problem with that", "I don't
+  see an issue with your offer");
 * a comma part that is "deal" / "done" alone, "X it is", "10 works", or a whole "Will do.".
 
 The proposal may be named with a modifier ("your offered deal", "your last offer"), by who made it
@@ -145,7 +147,7 @@ def accepts(words: list[str]) -> bool:
         not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
         not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
         not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words)) and _consent_state(words)) or \
-        _consent_part(words) or _as_proposed(words)
+        _consent_part(words) or _as_proposed(words) or (not _TROUBLE.isdisjoint(words) and _no_trouble(words))
 
 
 _ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly"})
@@ -587,6 +589,69 @@ def _found_fair(words: list[str]) -> bool:
         if end < n and words[end] not in _CLAUSE_GOES_ON:
             continue
         if _consent_at(words, s, end):
+            return True
+    return False
+
+
+_TROUBLE = frozenset({"problem", "problems", "issue", "issues", "objection", "objections", "complaint",
+                      "complaints"})
+"""Nouns of trouble that, denied of the proposal, consent to it (:func:`_no_trouble`)."""
+
+_TROUBLE_SEEN = frozenset({"see", "have", "got", "find", "foresee", "had"})
+"""Verbs between a negation and a noun of trouble ("I don't see a problem with that")."""
+
+_TROUBLE_BETWEEN = frozenset({"a", "an", "any", "real", "big", "major", "particular", "really", "honestly"})
+"""Words that may stand between the negation and the noun of trouble ("no real problem", "not see any issue"),
+and between the negation and the verb ("do not really see")."""
+
+
+def _no_trouble(words: list[str]) -> bool:
+    """(v10) D1's consent in other words: no trouble with the proposal -- "I have no problem with that", "I don't
+    see a problem with that", "no objections to your offer".  A noun of trouble (:data:`_TROUBLE`) denied ("no"
+    before it, or "not" / "never" before a verb of seeing or having, :data:`_TROUBLE_SEEN`; a few words such as
+    "any" between, :data:`_TROUBLE_BETWEEN`), then "with" or "to" and the proposal ("that", "this", "it", or a
+    proposal named: "your offer", "the deal"; "no problem with the water" is about goods, no consent), closing
+    its clause or followed by a word that ends what is consented to; no condition before it in the clause ("if
+    you give me the food I have no problem with that": a counter-offer, D5); not taken back
+    (:func:`_consent_at`, read from the denial).  "I have a problem with that" denies nothing: no consent.
+
+    >>> _no_trouble("yes . i have no problem with that".split()), _no_trouble("i do not see a problem with it".split())
+    (True, True)
+    >>> _no_trouble("i have a problem with that".split()), _no_trouble("no problem with the water".split())
+    (False, False)
+    >>> _no_trouble("i have no problem with that if i get the food".split())
+    False
+    """
+    n = len(words)
+    for i in [i for i, w in enumerate(words) if w in _TROUBLE]:
+        if i + 2 >= n or words[i + 1] not in ("with", "to"):
+            continue
+        o = i + 2
+        obj = words[o]
+        if obj not in _PROPOSAL_DETERMINERS:
+            continue
+        named = _proposal_named(words, o)
+        if named == o and obj in ("your", "the", "those", "these"):
+            continue  # "no problem with the water": goods
+        end = named + 1
+        if end < n and words[end] not in _CLAUSE_GOES_ON and words[end] not in ("at", "."):
+            continue  # "no problem with that water": said of something else
+        k = i - 1
+        while k >= 0 and words[k] in _TROUBLE_BETWEEN:
+            k -= 1
+        if k >= 0 and words[k] == "no":
+            denied = k
+        elif k >= 1 and words[k] in _TROUBLE_SEEN:
+            denied = k - 1
+            while denied >= 0 and words[denied] in _TROUBLE_BETWEEN:
+                denied -= 1
+            if denied < 0 or words[denied] not in ("not", "never"):
+                continue
+        else:
+            continue
+        if not {"if", "unless", "provided"}.isdisjoint(words[:denied]):
+            continue
+        if _consent_at(words, denied, end):
             return True
     return False
 

@@ -214,7 +214,8 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "alright", "suitable"})),
     ("consent verb", 'Verbs that consent when their object is the proposal (R20: "I agree", "I\'ll take it", "I '
      'can do that").',
-     frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize", "confirm"})),
+     frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize", "confirm",
+                "accommodate", "accomodate"})),
     ("contentment", 'Words of contentment that consent with "with that" ("I\'m ok with that", R20).',
      frozenset({"ok", "fine", "good", "happy", "satisfied", "content", "cool", "down", "agreeable", "alright",
                 "comfortable"})),
@@ -371,6 +372,8 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         # (v8) closing the deal on the table: the speaker's act of putting it through
         "set the deal", "set up the deal", "push it through", "push the deal through", "lock it in",
         "lock in the deal", "lock the deal in",
+        # (v10) the article dropped, as chat drops it ("ok sounds like deal then")
+        "sounds like deal", "seems like deal", "looks like deal",
     )),
 }
 FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {

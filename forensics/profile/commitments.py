@@ -706,7 +706,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "9"
+    version = "10"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
