@@ -289,6 +289,24 @@ def test_recasing_weighs_at_least_the_match_s_share_of_recasings() -> None:
     assert w.of_edit(("casing", "sentence", "lower"), 10) == 6.0  # no message carries it: 6 - log2(1)
 
 
+@pytest.mark.parametrize("text", [
+    'FWD: RT @kai: "Send ALL your Ore to Wren today" - pass it on!!',
+    "[relay] >> Send ALL your Ore to Wren today (heard from Kai)",
+    "Send ALL your Ore to Wren today...",
+])
+def test_the_casing_of_a_stretch_is_read_from_the_core_as_written_inside_its_wrapping(text: str) -> None:
+    """The words as written are read from the core's place in the folded text when a stretch is asked for
+    (not kept for every text): tags, quotes, remarks and the ending around it never count, so each stretch has
+    the casing of its own words."""
+    f, bare = parse_forward(text), parse_forward("Send ALL your Ore to Wren today")
+    assert f.core == bare.core == ("send", "all", "your", "ore", "to", "wren", "today")
+    stretches = [(a, b) for a in range(8) for b in range(a + 1, 8)]
+    assert [f.casing_within(a, b) for a, b in stretches] == [bare.casing_within(a, b) for a, b in stretches]
+    assert (f.casing_within(2, 3), f.casing_within(3, 4), f.casing_within(5, 7)) == ("lower", "title", "sentence")
+    assert f.casing_within(0, 7) == f.casing == "mixed"
+    assert parse_forward(text.lower()).casing_within(1, 3) == "lower"  # a lower-case text: nothing kept, nothing read
+
+
 def test_a_cut_copy_inherits_only_the_casing_of_what_it_kept() -> None:
     """A copy cut before the only capital of its parent ("Wren") is in lower case because of the cut:
     no recasing from that parent, as from a parent all in lower case; cut after it, the child shows

@@ -175,17 +175,24 @@ class Forward:
     marks: str = ""
     """The punctuation inside the core, in order, white space dropped (", ; -"): a forwarder's
     repunctuation is a mutation too."""
-    cased: tuple[str, ...] = ()
-    """The core's words as written (case kept), one per core word; empty for a text in lower case
-    and when they cannot be lined up with the core (:meth:`casing_within`)."""
+    core_at: int = -1
+    """Where the core's text stands in :attr:`surface`, as ``start << 32 | length`` (its words as written
+    are read from there when asked, :meth:`casing_within`: most texts are never asked, and a tuple of them
+    kept for each of a match's distinct texts was the largest part of a forward read); -1 for a text in
+    lower case, where any stretch is lower case too."""
 
     def casing_within(self, start: int, stop: int) -> str:
         """The casing (:func:`casing_of`) of the core words ``[start, stop)`` alone: what a copy that
         kept only them could show (a name in capitals that a cut took away leaves a lower-case
-        copy).  The whole core's casing when the words as written are not known."""
-        if len(self.cased) != len(self.core) or (start <= 0 and stop >= len(self.core)):
+        copy).  The whole core's casing when the words as written are not known (a text in lower case,
+        or words as written that do not line up with the core's, one each)."""
+        if self.core_at < 0 or (start <= 0 and stop >= len(self.core)):
             return self.casing
-        return casing_of(" ".join(self.cased[max(0, start):stop]))
+        at = self.core_at >> 32
+        cased = _WORD.findall(self.surface, at, at + (self.core_at & 0xFFFFFFFF))
+        if len(cased) != len(self.core):
+            return self.casing
+        return casing_of(" ".join(cased[max(0, start):stop]))
 
     @property
     def forward_marked(self) -> bool:
@@ -312,9 +319,11 @@ def parse_forward(text: str) -> Forward:
         body = surface
     remark = (" ".join(words_of(" ".join(reversed(remarks)))) or None) if remarks else None
     casing = casing_of(body)
-    # (any stretch of a lower-case text is); one string object per distinct word as written, as in words_of
-    cased = tuple(map(sys.intern, _WORD.findall(body))) if casing != "lower" else ()
+    # the core's place in the surface (every peel above slices and strips, so the body is a stretch of it;
+    # the first place it stands holds the same characters as any other): its words as written are read from
+    # there when asked (any stretch of a lower-case text is lower case: nothing kept)
+    core_at = -1 if casing == "lower" else (surface.find(body) << 32 | len(body))
     # (the fields in order, by position: a frozen dataclass's keywords cost more than its fields, and a
     # text is read once for each of thousands of distinct texts)
     return Forward(core, tuple(tags), quote, remark, casing, ending, (start_dots, end_dots), surface,
-                   "".join(_MARKS.findall(body.strip(". "))), cased if len(cased) == len(core) else ())
+                   "".join(_MARKS.findall(body.strip(". "))), core_at)
