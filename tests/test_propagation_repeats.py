@@ -211,3 +211,34 @@ def test_a_tally_counts_each_unit_once_per_message_read_in_pieces(piece: int, mo
             assert Tally.of(held) == Tally(len(held), dict(sorted(plain.items())))
             if high < 1 << 31:
                 assert Tally.of([u.astype(np.int32) for u in held]) == Tally.of([u.tolist() for u in held])
+
+
+def test_a_tally_holds_one_piece_of_its_messages_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`Tally.of` reads its messages as they come, a piece (``TALLY_PIECE`` units) at a time: while it
+    reads, no message of a piece already counted is still held (a family of tens of thousands of messages is
+    counted in bounded memory), and the count is the one made holding them all."""
+    import weakref
+
+    import numpy as np
+
+    from daishi_forensics.injection import _information
+    from daishi_forensics.injection._information import Tally
+
+    monkeypatch.setattr(_information, "TALLY_PIECE", 6)
+    alive: list[weakref.ref[np.ndarray]] = []
+    most = 0
+
+    def messages(seed: int, watched: bool):  # type: ignore[no-untyped-def]
+        nonlocal most
+        rnd = np.random.default_rng(seed)
+        for _ in range(60):
+            units = rnd.integers(0, 40, 3)  # made as asked: nothing else holds it
+            if watched:
+                most = max(most, sum(r() is not None for r in alive))
+                alive.append(weakref.ref(units))
+            yield units
+            del units
+
+    tally = Tally.of(messages(5, True))
+    assert most <= 2  # a piece of 6 units is two messages of 3: never more of them held
+    assert tally == Tally.of(list(messages(5, False))) and tally.messages == 60

@@ -166,26 +166,32 @@ class Tally:
         >>> Tally.of([np.array([4, 1, 4]), np.array([1])])
         Tally(messages=2, df={1: 2, 4: 1})
         """
-        held = [u if isinstance(u, np.ndarray) else np.asarray(u, dtype=np.int64) for u in units]
-        if not held:
-            return cls(0, {})
-        if sum(map(len, held)) <= SMALL_TALLY:  # a few units: counted in Python (numpy's set-up costs more)
-            counted: Counter[int] = Counter()
-            for u in held:
-                counted.update(set(u.tolist()))
-            return cls(len(held), dict(sorted(counted.items())))
-        # each message's distinct units, a piece of the messages at a time (TALLY_PIECE units: a family
-        # of tens of thousands of messages is counted in bounded memory), then counted over all
+        # each message's distinct units, a piece of the messages at a time as they come (TALLY_PIECE units: a
+        # family of tens of thousands of messages is counted in bounded memory, and only one piece of its
+        # messages' units is held at once), then counted over all
         kept: list[np.ndarray] = []
-        start, size = 0, 0
-        for k, u in enumerate(held):
+        piece: list[np.ndarray] = []
+        messages = size = 0
+        for u in units:
+            if not isinstance(u, np.ndarray):
+                u = np.asarray(u, dtype=np.int64)
+            messages += 1
             if size and size + len(u) > TALLY_PIECE:
-                kept.append(_distinct_per_message(held[start:k]))
-                start, size = k, 0
+                kept.append(_distinct_per_message(piece))
+                piece, size = [], 0
+            piece.append(u)
             size += len(u)
-        kept.append(_distinct_per_message(held[start:]))
+        if not messages:
+            return cls(0, {})
+        if not kept and size <= SMALL_TALLY:  # a few units: counted in Python (numpy's set-up costs more)
+            counted: Counter[int] = Counter()
+            for u in piece:
+                counted.update(set(u.tolist()))
+            return cls(messages, dict(sorted(counted.items())))
+        kept.append(_distinct_per_message(piece))
+        del piece
         distinct, times = np.unique(np.concatenate(kept), return_counts=True)
-        return cls(len(held), dict(zip(distinct.tolist(), times.tolist())))
+        return cls(messages, dict(zip(distinct.tolist(), times.tolist())))
 
     @classmethod
     def joined(cls, parts: Sequence[Tally]) -> Tally:
