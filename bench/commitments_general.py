@@ -5,11 +5,11 @@ Usage::
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
-                                        [--real-ninth [PATH]] [--real-tenth [PATH]] [--tune-real PATH]
-                                        [--no-added]
+                                        [--real-ninth [PATH]] [--real-tenth [PATH]] [--real-eleventh [PATH]]
+                                        [--tune-real PATH] [--no-added]
                                         [--extractor NAME|module:factory]
                                         [--split holdout|holdout-real-4|holdout-real-9|holdout-real-10|
-                                                 tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
+                                                 holdout-real-11|tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-8|tune-real-pool|
                                                  all|both]
                                         [--json] [--errors] [--sweep]
@@ -93,6 +93,11 @@ window order (``tests/fixtures/commitments-general-real-tenth.jsonl``), every ro
 eleventh held-out split, labelled blind the same way.  It is read only when named (``--real-tenth``), its block
 follows the ninth's, and its rows are never printed one by one.
 
+**The eleventh draw of real rows, blind.**  The tenth draw continued, at the odd positions from 57 of the same
+window order (``tests/fixtures/commitments-general-real-eleventh.jsonl``), every row in ``holdout-real-11``, a
+twelfth held-out split, labelled blind the same way.  It is read only when named (``--real-eleventh``), its block
+follows the tenth's, and its rows are never printed one by one.
+
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
 (``tests/fixtures/commitments-general-tune-real.jsonl``), every row in ``tune-real``: a tune split, read,
@@ -135,10 +140,10 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4``, ``holdout-real-9`` and ``holdout-real-10`` when they are read -- the
-splits to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``,
-``tune-real-3``, ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8`` and ``tune-real-pool``, each
-per style.  The header of every block names
+split first, then ``holdout-real-4``, ``holdout-real-9``, ``holdout-real-10`` and ``holdout-real-11`` when they
+are read -- the splits to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``,
+``tune-real-2``, ``tune-real-3``, ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8`` and
+``tune-real-pool``, each per style.  The header of every block names
 its split.
 """
 
@@ -234,11 +239,18 @@ TENTH_MARK = "_tenth_real"
 """The in-memory mark of a row read from the tenth real file."""
 HOLDOUT_REAL_10 = "holdout-real-10"
 """The split of the tenth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_9, HOLDOUT_REAL_10)
+REAL_ELEVENTH = FIXTURE.with_name("commitments-general-real-eleventh.jsonl")
+"""The eleventh draw of real turns, whole dialogues, every row ``holdout-real-11`` (labelled blind, before any
+extractor was run on them); read only when named."""
+ELEVENTH_MARK = "_eleventh_real"
+"""The in-memory mark of a row read from the eleventh real file."""
+HOLDOUT_REAL_11 = "holdout-real-11"
+"""The split of the eleventh draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_9, HOLDOUT_REAL_10, HOLDOUT_REAL_11)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
     ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("ninth", REAL_NINTH, HOLDOUT_REAL_9, NINTH_MARK),
-    ("tenth", REAL_TENTH, HOLDOUT_REAL_10, TENTH_MARK))
+    ("tenth", REAL_TENTH, HOLDOUT_REAL_10, TENTH_MARK), ("eleventh", REAL_ELEVENTH, HOLDOUT_REAL_11, ELEVENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -798,7 +810,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-9 when --real-ninth is given, holdout-real-10 when --real-tenth is given, then "
+                        "holdout-real-9 when --real-ninth is given, holdout-real-10 when --real-tenth is given, "
+                        "holdout-real-11 when --real-eleventh is given, then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",

@@ -14,6 +14,7 @@ Usage::
     python bench/commitments_set.py eighth --train PATH [--turns 150] [--start 31] [--step 2]
     python bench/commitments_set.py ninth --train PATH [--turns 150] [--start 39] [--step 2]
     python bench/commitments_set.py tenth --train PATH [--turns 150] [--start 49] [--step 2]
+    python bench/commitments_set.py eleventh --train PATH [--turns 150] [--start 57] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -107,6 +108,12 @@ rows were labelled blind.
 continued, the same window order's odd positions from 49 on (the ninth stopped at position 47), until it holds at
 least ``--turns`` turns; texts of every labelled file before it, the ninth draw's included, are left out.  Its
 rows were labelled blind.
+
+``eleventh`` draws the eleventh batch (``tests/fixtures/commitments-general-real-eleventh.jsonl``,
+:func:`draw_eleventh`), a held-out set only, in a twelfth held-out split, :data:`HOLDOUT_REAL_11`: the tenth
+draw continued, the same window order's odd positions from 57 on (the tenth stopped at position 55), until it
+holds at least ``--turns`` turns; texts of every labelled file before it, the tenth draw's included, are left out.
+Its rows were labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
 :data:`TUNE_REAL`), read, run and tuned on: from the same train split, cut into the same windows in the
@@ -573,7 +580,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
 
 def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
-    """The sub-command of a later draw read at the odd positions of the window order (fifth to tenth)."""
+    """The sub-command of a later draw read at the odd positions of the window order (fifth to eleventh)."""
     p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
@@ -790,6 +797,46 @@ def draw_tenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = T
 # --- end of the tenth draw ---
 
 
+# --- The eleventh draw (holdout-real-11): the tenth draw continued, at the odd positions from 57 ---
+
+HOLDOUT_REAL_11 = "holdout-real-11"
+"""The split of the eleventh draw's turns: all of them, only scored."""
+
+ELEVENTH_TURNS = 150
+"""How many turns the eleventh draw takes at least (it stops at the end of the window that reaches them)."""
+
+ELEVENTH_START = 57
+"""The first position of the fourth draw's window order the eleventh draw reads; it reads 57, 59, 61, ...
+(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
+the ninth 39 to 47, the tenth 49 to 55, and each stopped there; the even positions from 4 on are the tune-real
+draw's side, never read by a held-out draw)."""
+
+LABELLED_11 = [*LABELLED_10, FIXTURES / "commitments-general-real-tenth.jsonl"]
+"""The labelled files before the eleventh draw (every ``commitments*.jsonl`` file before it): every text of any
+of them is left out of it."""
+
+
+def draw_eleventh(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = ELEVENTH_TURNS,
+                  start: int = ELEVENTH_START, step: int = FIFTH_STEP,
+                  size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The eleventh draw: :func:`draw_fifth` from position ``start`` (57) of the window order, in
+    :data:`HOLDOUT_REAL_11`; the turns, and the windows read.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
+    ...                     "participant_info": {}} for d in range(180)])  # 18,680 characters: 63 windows
+    >>> order = window_order(len(text), size=300)
+    >>> rows, windows = draw_eleventh(text, [], wanted=1, size=300)
+    >>> windows == [order[57]], {r["split"] for r in rows}
+    (True, {'holdout-real-11'})
+    >>> windows == draw_fifth(text, [], 1, start=57, size=300)[1] and order[55] not in windows
+    True
+    """
+    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_11)
+
+
+# --- end of the eleventh draw ---
+
+
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
 
 TUNE_REAL = "tune-real"
@@ -896,10 +943,12 @@ def main(argv: list[str] | None = None) -> int:
                   "holdout-real-9 only: the eighth draw's windows continued at the odd positions from 39")
     _add_odd_draw(sub, "tenth", LABELLED_10, TENTH_TURNS, TENTH_START,
                   "holdout-real-10 only: the ninth draw's windows continued at the odd positions from 49")
+    _add_odd_draw(sub, "eleventh", LABELLED_11, ELEVENTH_TURNS, ELEVENTH_START,
+                  "holdout-real-11 only: the tenth draw's windows continued at the odd positions from 57")
     args = parser.parse_args(argv)
-    if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth"):
+    if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh"):
         odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh, "eighth": draw_eighth,
-                     "ninth": draw_ninth, "tenth": draw_tenth}
+                     "ninth": draw_ninth, "tenth": draw_tenth, "eleventh": draw_eleventh}
         return _run_odd_draw(args, odd_draws[args.command])
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled
