@@ -21,6 +21,8 @@ from daishi_forensics.errors import ForensicsError
 from daishi_forensics.textsafe import shown
 from daishi_forensics.version import __version__
 
+from ._allocator import return_large_buffers
+
 COMMANDS: dict[str, str] = {
     "behavior": "behavior:behavior",
     "compare": "compare:compare",
@@ -145,6 +147,7 @@ def main(debug: bool, exit_zero: bool) -> None:
     Start with `daishi-forensics behavior m_demo` (the embedded demo match, planted
     with collusion, so it exits 1: findings).
     """
+    return_large_buffers()  # (a command's large arrays given back when freed: a lower peak, the same results)
 
 
 __all__ = ["main", "COMMANDS", "SHORT_HELPS"]

@@ -141,9 +141,9 @@ def is_stdout(output: Path) -> bool:
     return str(output) == "-"
 
 
-def write_output(text: str, output: Path | None) -> None:
+def write_output(text: str | bytes, output: Path | None) -> None:
     """The one writer: ``output`` replaced whole (temp file, fsync, rename), or stdout (no ``-o``, or ``-o -``:
-    the usual name for standard output, never a file named ``-``)."""
+    the usual name for standard output, never a file named ``-``); ``bytes`` are UTF-8 text already."""
     if output is None or is_stdout(output):
         write_stdout(text)
     else:

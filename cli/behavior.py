@@ -76,8 +76,9 @@ def behavior(target: str, fmt: str | None, agent: str | None, output: Path | Non
 
 def _report(target: str, fmt: str | None, agent: str | None, output: Path | None, baseline: Path | None,
             scrub: bool, all_pairs: bool, color: bool | None, quiet: bool, progress: bool, store: Path | None,
-            server: str | None) -> tuple[str, int]:
-    """The report in its format and the exit code."""
+            server: str | None) -> tuple[str | bytes, int]:
+    """The report in its format and the exit code (JSON as its UTF-8 bytes: the largest of the formats,
+    never held as text)."""
     from daishi_forensics.read.sources import open_match
     from daishi_forensics.report.behavior import baseline_from
     from daishi_forensics.report.behavior import behavior as build_report
@@ -96,6 +97,7 @@ def _report(target: str, fmt: str | None, agent: str | None, output: Path | None
         if wanted:
             line.stage("fetching the cited events")
             events = fetch_events(open_match(target, store=store, server=server), wanted, scrub=scrub)
+        text: str | bytes
         if fmt == "html":
             from daishi_forensics.report.render.html import render_html
 
@@ -107,7 +109,7 @@ def _report(target: str, fmt: str | None, agent: str | None, output: Path | None
         elif fmt == "markdown":
             text = render.render_markdown(report, events=events, scrub=scrub)
         else:
-            text = render.render_json(report)
+            text = render.render_json_bytes(report)
     return text, result.exit_code
 
 

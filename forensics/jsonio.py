@@ -26,7 +26,7 @@ import orjson
 
 from daishi_forensics.textsafe import CONTROLS, utf8_text
 
-__all__ = ["dumps", "dumps_line", "loads", "shown", "json_kind", "json_text", "SHOWN_LENGTH", "SHOWN_DEPTH"]
+__all__ = ["dumps", "dumps_bytes", "dumps_line", "loads", "shown", "json_kind", "json_text", "SHOWN_LENGTH", "SHOWN_DEPTH"]
 
 SHOWN_LENGTH = 60
 """At most this many characters of a value are shown (then ``…``)."""
@@ -79,20 +79,41 @@ WRITTEN_DEPTH = 128
 than a few dozen of its own)."""
 
 
-_RAW = re.compile("[" + "".join(sorted(c for c in CONTROLS if ord(c) >= 0x20)) + "]")
-_RAW_ASCII = tuple(sorted(c for c in CONTROLS if 0x20 <= ord(c) < 0x80))
+def _utf8_pattern(chars: list[str]) -> re.Pattern[bytes]:
+    """A pattern matching the UTF-8 bytes of any of ``chars``: their encodings grouped by all but the last
+    byte, each group one prefix and a class of last bytes (UTF-8 is self-synchronizing, so a match never
+    starts inside another character).
+
+    >>> _utf8_pattern(["\\x7f", "\\u200b", "\\u200c"]).pattern
+    b'[\\x7f]|\\xe2\\x80[\\x8b\\x8c]'
+    """
+    by_prefix: dict[bytes, list[int]] = {}
+    for char in chars:
+        code = char.encode("utf-8")
+        by_prefix.setdefault(code[:-1], []).append(code[-1])
+    return re.compile(b"|".join(re.escape(prefix) + b"[" + b"".join(re.escape(bytes([last])) for last in sorted(lasts))
+                                + b"]" for prefix, lasts in sorted(by_prefix.items())))
+
+
+_RAW = _utf8_pattern(sorted(c for c in CONTROLS if ord(c) >= 0x20))
+_RAW_ASCII = tuple(sorted(c.encode("ascii") for c in CONTROLS if 0x20 <= ord(c) < 0x80))
 """Those of them ASCII text may hold (DEL)."""
 
 
-def _escape_raw(text: str) -> str:
-    """Controls JSON leaves raw, as ``\\uXXXX`` (only ever inside a string).  ASCII text (the string's
-    kind says so, without reading it) is searched only for the ASCII ones (:data:`_RAW_ASCII`)."""
-    if text.isascii():
-        if not any(c in text for c in _RAW_ASCII):
-            return text
-    elif _RAW.search(text) is None:
-        return text
-    return _RAW.sub(lambda m: _json_escape(m.group()), text)
+def _escape_raw(data: bytes) -> bytes:
+    """Controls JSON leaves raw, as ``\\uXXXX`` (only ever inside a string), in the UTF-8 bytes of a
+    document (searched as bytes: a text of emoji would be four bytes a character as a string, and its search
+    slower by far).  ASCII bytes are searched only for the ASCII ones (:data:`_RAW_ASCII`).
+
+    >>> _escape_raw("a\\u202eb\\x7f".encode())
+    b'a\\\\u202eb\\\\u007f'
+    """
+    if data.isascii():
+        if not any(c in data for c in _RAW_ASCII):
+            return data
+    elif _RAW.search(data) is None:
+        return data
+    return _RAW.sub(lambda m: _json_escape(m.group().decode("utf-8")).encode("ascii"), data)
 
 
 def _json_escape(char: str) -> str:
@@ -111,23 +132,33 @@ def _json_escape(char: str) -> str:
 def dumps(obj: Any) -> str:
     """Pretty, key-sorted JSON text ending in a newline (appended by the encoder: a large report's text is not
     copied once more to end it; the escapes leave a line feed as it is)."""
-    return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    return _dumps(obj, _PRETTY).decode("utf-8")
+
+
+def dumps_bytes(obj: Any) -> bytes:
+    """:func:`dumps` as its UTF-8 bytes, made without the text: for a large document written to a file or a
+    pipe (a report of real messages, whose emoji make its text four bytes a character in memory)."""
+    return _dumps(obj, _PRETTY)
 
 
 def dumps_line(obj: Any) -> str:
     """Compact, key-sorted JSON on one line (for JSON Lines output), with newline."""
-    return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE).decode("utf-8")
 
 
-def _dumps(obj: Any, option: int) -> str:
+_PRETTY = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
+"""The options of :func:`dumps`."""
+
+
+def _dumps(obj: Any, option: int) -> bytes:
     try:
-        return _escape_raw(orjson.dumps(obj, option=option).decode())
+        return _escape_raw(orjson.dumps(obj, option=option))
     except orjson.JSONEncodeError as exc:
         if "surrogates" in str(exc):  # a file name's bytes as Python decodes them (:func:`utf8_text`)
             return _dumps(_utf8_strings(obj), option)
         if "Recursion" not in str(exc):
             raise
-        return _escape_raw(orjson.dumps(_within_depth(obj, WRITTEN_DEPTH), option=option).decode())
+        return _escape_raw(orjson.dumps(_within_depth(obj, WRITTEN_DEPTH), option=option))
 
 
 def _utf8_strings(value: Any) -> Any:

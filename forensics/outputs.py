@@ -258,8 +258,9 @@ def _write_utf8(text: str) -> None:
     buffer.write(text.encode("utf-8"))
 
 
-def write_stdout(text: str) -> None:
-    """Write ``text`` to standard output and flush it (see the module docs).
+def write_stdout(text: str | bytes) -> None:
+    """Write ``text`` to standard output and flush it (see the module docs); ``bytes`` are UTF-8 text
+    already, written as they are (a stream without bytes underneath gets them as text).
 
     Raises
     ------
@@ -268,12 +269,19 @@ def write_stdout(text: str) -> None:
     """
     if sys.stdout is None:  # started with standard output closed (``>&-``): Python has no stream for it
         raise OutputError("cannot write it (it is closed)", file="standard output")
-    text = utf8_text(text)  # a file name's bytes: the same characters in every locale
+    buffer = getattr(sys.stdout, "buffer", None)
+    data = text if isinstance(text, bytes) and buffer is not None else None
+    chars = "" if data is not None else utf8_text(text.decode("utf-8") if isinstance(text, bytes) else text)
+    # (a file name's bytes: the same characters in every locale)
     try:
-        try:
-            sys.stdout.write(text)
-        except UnicodeEncodeError:  # a stream whose encoding lacks a character (an ASCII or Latin-1 locale)
-            _write_utf8(text)
+        if data is not None and buffer is not None:
+            sys.stdout.flush()
+            buffer.write(data)
+        else:
+            try:
+                sys.stdout.write(chars)
+            except UnicodeEncodeError:  # a stream whose encoding lacks a character (an ASCII or Latin-1 locale)
+                _write_utf8(chars)
         sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()

@@ -156,14 +156,15 @@ def test_study_audit_shows_hostile_names_neutrally(tmp_path: Path) -> None:
         _assert_neutral(f"study audit --format {fmt} (stderr)", err)
 
 
-@pytest.mark.parametrize("around", ["", "é"])  # an ASCII document, and one that is not
+@pytest.mark.parametrize("around", ["", "é", "\U0001f642"])  # an ASCII document, and two that are not
 def test_dumps_escapes_every_raw_control_in_ascii_and_other_text(around: str) -> None:
     """Each control JSON leaves raw comes out as its ``\\uXXXX`` escape, whether the rest of the document
     is ASCII or not (ASCII text is searched for its one such control, DEL, alone); the escaped text
-    parses back to the same value, and a document without any is written as the JSON writer wrote it."""
+    parses back to the same value, and a document without any is written as the JSON writer wrote it.
+    The document's UTF-8 bytes (what ``behavior`` writes, made without the text) are the text's."""
     import orjson
 
-    from daishi_forensics.jsonio import dumps
+    from daishi_forensics.jsonio import dumps, dumps_bytes
 
     raw = sorted(c for c in CONTROLS if ord(c) >= 0x20)
     assert raw[0] == "\x7f" and all(ord(c) >= 0x80 for c in raw[1:])
@@ -171,8 +172,12 @@ def test_dumps_escapes_every_raw_control_in_ascii_and_other_text(around: str) ->
         text = dumps({"a": f"{around}x{c}y"})
         escape = json.dumps(c)[1:-1]  # \uXXXX, a surrogate pair beyond the BMP (a tag character)
         assert text == '{\n  "a": "' + around + f'x{escape}y"\n}}\n' and json.loads(text) == {"a": f"{around}x{c}y"}
+        assert dumps_bytes({"a": f"{around}x{c}y"}) == text.encode("utf-8")
+    every = {"a": around.join(raw), "b": [around + c + "\u00e9" for c in raw]}  # every one in one document
+    assert dumps_bytes(every) == dumps(every).encode("utf-8") and json.loads(dumps(every)) == every
     plain = {"a": f"{around}plain", "b": [1, 2.5, None]}
     assert dumps(plain) == orjson.dumps(plain, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n"
+    assert dumps_bytes(plain) == dumps(plain).encode("utf-8")
 
 
 INVISIBLE = "\u200b\ufeff\u00ad\u2060\U000e0041\u202a\u2066"

@@ -95,21 +95,27 @@ def vocabulary_of(cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]])
     >>> list(v.words), words.tolist(), pairs.tolist(), tagged.tolist()
     (['a', 'b', 'c'], [0, 1, 0, 1, 1, 2], [3, 4, 3, 5], [6])
     """
-    flat = list(chain.from_iterable(cores))
     # numbered in order of first use (the distinct words taken in C, then one number each: no Python
-    # step per word)
-    word_id: dict[str, int] = {w: k for k, w in enumerate(dict.fromkeys(flat))}
-    ids = np.fromiter(map(word_id.__getitem__, flat), dtype=np.int64, count=len(flat))
-    del flat
+    # step per word, and no list of every word: the words are walked twice instead)
+    word_id: dict[str, int] = {w: k for k, w in enumerate(dict.fromkeys(chain.from_iterable(cores)))}
+    ids = np.fromiter(map(word_id.__getitem__, chain.from_iterable(cores)), dtype=np.int32,
+                      count=sum(map(len, cores)))
     n_words = len(word_id)
     sizes = np.fromiter(map(len, cores), dtype=np.int64, count=len(cores))
-    ends = np.cumsum(sizes)
     follows = np.ones(len(ids), dtype=bool)  # a position with a next word in the same core
-    follows[ends[sizes > 0] - 1] = False
-    at = np.nonzero(follows)[0]
-    codes = ids[at] * n_words + ids[at + 1]
-    distinct = np.unique(codes)
-    pairs = (np.searchsorted(distinct, codes) + n_words).astype(np.int32)
+    follows[np.cumsum(sizes)[sizes > 0] - 1] = False
+    # the pairs' codes (first word * words + second), a block of positions at a time: their distinct codes
+    # first, then each pair's place among them (the match's positions are never all coded at once)
+    blocks = range(0, max(0, len(ids) - 1), _PAIR_BLOCK)
+    distinct = np.unique(np.concatenate([np.unique(_pair_codes(ids, follows, b, n_words)) for b in blocks])) \
+        if len(blocks) else np.zeros(0, dtype=np.int64)
+    pairs = np.empty(int(np.count_nonzero(follows)), dtype=np.int32)
+    k = 0
+    for b in blocks:
+        codes = np.searchsorted(distinct, _pair_codes(ids, follows, b, n_words))
+        codes += n_words
+        pairs[k:k + len(codes)] = codes
+        k += len(codes)
     tag_id: dict[str, int] = {}
     first = n_words + len(distinct)
     tagged = np.fromiter((first + tag_id.setdefault(t, len(tag_id)) for ts in tags for t in ts), dtype=np.int64,
@@ -118,7 +124,22 @@ def vocabulary_of(cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]])
     pair_codes.frombytes(distinct.astype(np.int64).tobytes())  # (not through a Python int per pair: on a million
     # events of real text, a million of them, freed but left in the interpreter's small-object arenas)
     vocabulary = Vocabulary(list(word_id), word_id, pair_codes, list(tag_id), tag_id)
-    return vocabulary, ids.astype(np.int32), pairs, tagged
+    return vocabulary, ids, pairs, tagged
+
+
+_PAIR_BLOCK = 1 << 20
+"""Positions coded at a time by :func:`vocabulary_of`."""
+
+
+def _pair_codes(ids: np.ndarray, follows: np.ndarray, start: int, n_words: int) -> np.ndarray:
+    """The codes (first word * ``n_words`` + second) of the adjacent pairs at positions ``start`` to
+    ``start + _PAIR_BLOCK`` (each position with a next word in its core), int64, in order."""
+    end = min(start + _PAIR_BLOCK, len(ids) - 1)
+    codes = ids[start:end].astype(np.int64)
+    codes *= n_words
+    codes += ids[start + 1:end + 1]
+    kept: np.ndarray = codes[follows[start:end]]
+    return kept
 
 
 @dataclass(frozen=True)

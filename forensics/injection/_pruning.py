@@ -48,11 +48,25 @@ the set bits of their rows of a bit-packed text-by-word table (a few machine wor
 
 
 def expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The positions ``starts[k] .. starts[k] + lengths[k] - 1`` for every k, concatenated."""
+    """The positions ``starts[k] .. starts[k] + lengths[k] - 1`` for every k, concatenated (int64).
+
+    Made as the running sum of its steps, in one array: 1 within a run, and at a run's first place the
+    jump from the last run's end to its start (no second array as long, where a million events of real
+    text make millions of positions).
+
+    >>> expand(np.array([5, 9, 0, 2]), np.array([2, 0, 3, 1])).tolist()
+    [5, 6, 0, 1, 2, 2]
+    """
     total = int(lengths.sum())
     if not total:
         return np.zeros(0, dtype=np.int64)
-    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(total, dtype=np.int64)
+    runs = lengths > 0
+    first, size = starts[runs].astype(np.int64), lengths[runs].astype(np.int64)
+    out = np.ones(total, dtype=np.int64)
+    out[(np.cumsum(size) - size)[1:]] = first[1:] - (first[:-1] + size[:-1] - 1)
+    out[0] = first[0]
+    np.cumsum(out, out=out)
+    return out
 
 
 def expand_lists(
@@ -70,11 +84,18 @@ def expand_lists(
 
 def _expanded(of: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`expand_lists` as places: per element of every item's list, ``(k, the element's place in
-    ``flat``)`` (two arrays, where :func:`expand_lists` makes three and their sums)."""
+    ``flat``)`` (two arrays, where :func:`expand_lists` makes three and their sums); each int32 when its
+    numbers fit (they are only ever used to index: on a million events of real text, millions of places).
+
+    >>> [a.tolist() for a in _expanded(np.array([1, 0, 1]), np.array([2, 1]))]
+    [[0, 1, 1, 2], [2, 0, 1, 2]]
+    """
     offsets = np.cumsum(length) - length
     lens = length[of]
-    owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
     at = expand(offsets[of], lens)
+    if len(at) and int(at.max()) < 1 << 31:
+        at = at.astype(np.int32)
+    owners = np.repeat(np.arange(len(of), dtype=np.int32 if len(of) < 1 << 31 else np.int64), lens)
     return owners, at
 
 
@@ -113,6 +134,28 @@ def radix_order(values: np.ndarray, bits: int) -> np.ndarray:
         digit = ((values[order] >> low) & 0xFFFF).astype(np.uint16)
         order = order[np.argsort(digit, kind="stable")]
     return order
+
+
+def sorted_marked(keys: np.ndarray, marked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct non-negative integer ``keys`` sorted, and the places the ``marked`` ones take among them:
+    ``keys[stable_order(keys)]`` and ``np.nonzero(marked[stable_order(keys)])[0]`` (distinct keys have one
+    sorted order).  Each key's mark is packed below it and the keys sorted in place (``keys`` is spent),
+    so no order array is made: on a million events of real text, 2.5 million postings, a few tens of
+    megabytes fewer at the propagation's peak.
+
+    >>> keys, at = sorted_marked(np.array([7, 2, 9, 4]), np.array([True, False, False, True]))
+    >>> keys.tolist(), at.tolist()
+    ([2, 4, 7, 9], [1, 2])
+    """
+    if len(keys) and int(keys.max()) < 1 << 62:
+        keys <<= 1
+        keys |= marked
+        keys.sort()
+        at = np.flatnonzero(keys & 1)
+        keys >>= 1
+        return keys, at
+    order = stable_order(keys)
+    return keys[order], np.nonzero(marked[order])[0]
 
 
 def unique(values: np.ndarray, inverse: bool = False) -> Any:
@@ -409,12 +452,12 @@ def candidate_chunks(
     owners, at_post = _expanded(nid, post_len)  # per posting of every message: the message, its text's posting
     query = own_rare[at_post]
     query &= querying[owners]
-    keys = post_flat[at_post] * stride + owners
+    keys = post_flat[at_post]
+    keys *= stride
+    keys += owners
     del owners, at_post, own_rare, post_flat
-    order = stable_order(keys)
-    keys = keys[order]                                          # sorted by (word, message)
-    at = np.nonzero(query[order])[0]                           # the queries, by (word, message)
-    del order, query
+    keys, at = sorted_marked(keys, query)                      # sorted by (word, message); the queries among them
+    del query
     qj = keys[at] & low                                         # the querying message
     base = keys[at] - qj                                        # word * stride
     seg = np.searchsorted(keys, base)                           # the word's first posting

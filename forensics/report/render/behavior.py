@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from daishi_forensics.jsonio import dumps
+from daishi_forensics.jsonio import dumps, dumps_bytes
 from daishi_forensics.report.summary import Summary, summarize
 from daishi_forensics.textsafe import md_bold, md_text, shown
 from daishi_forensics.wording import count
@@ -34,8 +34,8 @@ from .phrases import (counterparties_block, did_text, exposure_text, finding_tex
 from .sections import SECTION_BLOCKS
 from .tables import cell, markdown_table, paint, text_records, text_table, wrap
 
-__all__ = ["render_text", "render_markdown", "render_json", "report_blocks", "focus_blocks", "summary_blocks",
-           "Document", "document", "event_ids_shown"]
+__all__ = ["render_text", "render_markdown", "render_json", "render_json_bytes", "report_blocks", "focus_blocks",
+           "summary_blocks", "Document", "document", "event_ids_shown"]
 
 WITNESSED_NONE = "not recorded"
 """How a seat's witnessed count reads when the log cannot say (a v1 log has no witness marks)."""
@@ -551,4 +551,10 @@ def event_ids_shown(report: dict[str, Any], *, every: bool) -> list[int]:
 
 def render_json(report: dict[str, Any]) -> str:
     return dumps(report)
+
+
+def render_json_bytes(report: dict[str, Any]) -> bytes:
+    """:func:`render_json`'s UTF-8 bytes, made without the text (what the command writes: a report of a
+    long match of real messages is tens of megabytes, four bytes a character as text where one emoji is)."""
+    return dumps_bytes(report)
 

@@ -1,0 +1,58 @@
+"""The propagation's array helpers, made to hold less at once, give what their plain definitions give.
+
+Each is checked against the rule it implements, written out in plain Python, on many small random
+inputs (empty runs, one-word texts, repeated words, blocks smaller than the input included).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from daishi_forensics.injection import _information
+from daishi_forensics.injection._information import vocabulary_of
+from daishi_forensics.injection._pruning import expand, sorted_marked, stable_order
+
+
+def test_expand_is_every_run_of_positions_end_to_end() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        runs = [(rng.randrange(0, 40), rng.randrange(0, 4)) for _ in range(rng.randrange(0, 7))]
+        starts = np.array([s for s, _n in runs], dtype=np.int64)
+        lengths = np.array([n for _s, n in runs], dtype=np.int64)
+        got = expand(starts, lengths)
+        assert got.dtype == np.int64
+        assert got.tolist() == [s + i for s, n in runs for i in range(n)]
+
+
+def test_sorted_marked_is_the_stable_order_of_the_keys_and_of_their_marks() -> None:
+    rng = random.Random(5)
+    for _ in range(500):
+        keys = rng.sample(range(1 << rng.choice((4, 20, 40))), rng.randrange(0, 12))
+        marked = [rng.random() < 0.4 for _ in keys]
+        order = stable_order(np.array(keys, dtype=np.int64))
+        got_keys, got_at = sorted_marked(np.array(keys, dtype=np.int64), np.array(marked, dtype=bool))
+        assert got_keys.tolist() == sorted(keys) == np.array(keys, dtype=np.int64)[order].tolist()
+        assert got_at.tolist() == [k for k, key in enumerate(sorted(keys)) if marked[keys.index(key)]]
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 1 << 20])
+def test_vocabulary_of_numbers_words_and_pairs_as_written_out(monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    """Words numbered in order of first use; a pair's unit is the number of words plus its place among the
+    distinct pairs sorted by (first word, second word); the same whatever the block of positions coded at
+    a time."""
+    monkeypatch.setattr(_information, "_PAIR_BLOCK", block)
+    rng = random.Random(block)
+    for _ in range(200):
+        cores = [tuple(rng.choice("abcdef") for _ in range(rng.randrange(0, 6))) for _ in range(rng.randrange(0, 8))]
+        tags = [tuple(rng.sample(["fwd", "re"], rng.randrange(0, 3))) for _ in cores]
+        vocabulary, words, pairs, _tagged = vocabulary_of(cores, tags)
+        number = {w: k for k, w in enumerate(dict.fromkeys(w for core in cores for w in core))}
+        every = [(number[a], number[b]) for core in cores for a, b in zip(core, core[1:])]
+        distinct = sorted(set(every))
+        assert list(vocabulary.words) == list(number)
+        assert words.dtype == np.int32 and words.tolist() == [number[w] for core in cores for w in core]
+        assert pairs.dtype == np.int32 and pairs.tolist() == [len(number) + distinct.index(p) for p in every]
+        assert list(vocabulary.pair_codes) == [a * len(number) + b for a, b in distinct]
