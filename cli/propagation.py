@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.jsonio import dumps
+from daishi_forensics.jsonio import dumps_bytes
 from daishi_forensics.textsafe import shown
 from daishi_forensics.wording import count
 
@@ -106,6 +106,7 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
         header = analysis.read.header_errors()
         notes = _read_notes(stats, header)
         line.stage("writing the chains" + (" (scrubbing their texts)" if scrub else ""))
+        text: str | bytes
         if fmt == "text":
             head, _, rest = tree_text(
                 prop, messages, scrub_text=scrub, min_reach=min_reach,
@@ -129,7 +130,7 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
                     for c, nodes in zip(prop.chains, chains_nodes(prop.chains, messages, prop.edges, scrub_text=scrub))
                 ],
             }
-            text = dumps(doc)
+            text = dumps_bytes(doc)  # (the UTF-8 bytes, never held as text: a long match's edges and chains)
     write_output(text, output)
     for note in analysis.read.source.notes:  # what the read accepted: a byte-order mark, a misnamed file
         say(f"daishi-forensics: note: {note}", err=True)

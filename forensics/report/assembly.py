@@ -62,7 +62,8 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
     children.update({s.name: aside(partial(s.compute, analysis, spare)) for s in sections
                      if s.slow and parallel and s.name not in children})
     try:
-        parts = {s.name: s.compute(analysis, context) for s in sections if children.get(s.name) is None}
+        parts = {s.name: s.compute(analysis, context) for s in sorted(sections, key=lambda s: not s.first)
+                 if children.get(s.name) is None}  # (a part marked first before the others: a lower peak)
     except BaseException:
         for child in children.values():
             if child is not None:

@@ -59,6 +59,11 @@ class Section:
     nothing of the context; so it may be computed as soon as those passes are finished, from an
     analysis holding only them (:func:`~daishi_forensics.report.passes.early_parts`: in a forked
     child when ``slow``, else in this process)."""
+    first: bool = False
+    """Computed before the other parts this process computes (the parts are put in the report in the
+    order of :data:`SECTIONS` all the same): a part whose own arrays are the largest of the report, so
+    that its peak does not stand on what the others import and leave (the screens' graph library and
+    sparse matrices, about 40 MB of modules)."""
 
 
 SCREEN_PASSES = frozenset({"contact", "ledger", "reputation", "transfers"})
@@ -155,7 +160,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("findings", lambda a, c: [f.as_dict() for f in c.findings], _put("findings")),
     Section("errata", lambda a, c: a.read.errata, _put("errata")),
     Section("screens", _screens, _put("screens"), slow=True, reads=SCREEN_PASSES),
-    Section("injection", _injection, _apply_injection, slow=True),
+    Section("injection", _injection, _apply_injection, slow=True, first=True),
     Section("profile", _profile, _apply_profile),
     Section("focus", _focus, _apply_focus),
 )
