@@ -244,18 +244,19 @@ def _silence_stdout() -> None:
         os.close(null)
 
 
-def _write_utf8(text: str) -> None:
-    """``text`` to standard output as UTF-8 bytes, whatever the stream's own encoding: what JSON must be
-    (RFC 8259) and what the reports are written in; a terminal of another encoding shows the few characters
-    it lacks garbled, where writing in its encoding would stop the command.  A stream without bytes
-    underneath gets those characters escaped (``\\xb7``)."""
+def _write_utf8(text: str | bytes) -> None:
+    """``text`` to standard output as UTF-8 bytes (``bytes`` are UTF-8 already), whatever the stream's own
+    encoding: what JSON must be (RFC 8259) and what the reports are written in; a terminal of another encoding
+    shows the few characters it lacks garbled, where writing in its encoding would stop the command.  A stream
+    without bytes underneath gets those characters escaped (``\\xb7``)."""
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:
+        chars = text.decode("utf-8") if isinstance(text, bytes) else text
         encoding = getattr(sys.stdout, "encoding", None) or "ascii"
-        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        sys.stdout.write(chars.encode(encoding, "backslashreplace").decode(encoding))
         return
     sys.stdout.flush()
-    buffer.write(text.encode("utf-8"))
+    buffer.write(text if isinstance(text, bytes) else text.encode("utf-8"))
 
 
 def write_stdout(text: str | bytes) -> None:
@@ -269,19 +270,17 @@ def write_stdout(text: str | bytes) -> None:
     """
     if sys.stdout is None:  # started with standard output closed (``>&-``): Python has no stream for it
         raise OutputError("cannot write it (it is closed)", file="standard output")
-    buffer = getattr(sys.stdout, "buffer", None)
-    data = text if isinstance(text, bytes) and buffer is not None else None
-    chars = "" if data is not None else utf8_text(text.decode("utf-8") if isinstance(text, bytes) else text)
-    # (a file name's bytes: the same characters in every locale)
+    if isinstance(text, bytes) and getattr(sys.stdout, "buffer", None) is None:
+        text = text.decode("utf-8")  # a stream without bytes underneath: written as text
     try:
-        if data is not None and buffer is not None:
-            sys.stdout.flush()
-            buffer.write(data)
+        if isinstance(text, bytes):
+            _write_utf8(text)
         else:
+            text = utf8_text(text)  # a file name's bytes: the same characters in every locale
             try:
-                sys.stdout.write(chars)
+                sys.stdout.write(text)
             except UnicodeEncodeError:  # a stream whose encoding lacks a character (an ASCII or Latin-1 locale)
-                _write_utf8(chars)
+                _write_utf8(text)
         sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()
