@@ -13,7 +13,8 @@ Prints, measured in this one run, for each stream:
             a pseudo-terminal, as a user at a terminal runs it: its progress line is drawn (by a
             thread, which must not keep the second core from being used), two cores allowed
   same      whether the two ways' JSON outputs are the same bytes (their SHA-256)
-  peak      the largest resident set of the process (and of any child), one core and two
+  peak      the largest resident set of the process (and of any child), one core and two, in MiB
+            (2^20 bytes) and, for the target, in MB (10^6 bytes)
   growth    the peak on a quarter of the match beside the whole one: memory grows with agents
             and pairs, not with events
 
@@ -408,12 +409,14 @@ def bench_stream(whole: Path, quarter: Path | None, rounds: int) -> None:
           f"forked children {two['children_cpu']:.1f} s: the replay's other half and the report's sections)")
     print(f"cpu        one core          {one['cpu'] + one['children_cpu']:>10.1f} s  (forked children "
           f"{one['children_cpu']:.1f} s)")
-    print(f"peak       one core          {one['peak_mb']:>10,.0f} MB  (target < 400 MB); two cores {two['peak_mb']:,.0f} MB, "
-          f"largest child {two['children_peak_mb']:,.0f} MB (partly pages shared with the parent)")
+    # ru_maxrss is in KiB: the peaks are printed in MiB (2^20 bytes), the target's MB are 10^6 bytes
+    print(f"peak       one core          {one['peak_mb']:>10,.0f} MiB  ({one['peak_mb'] * 1.048576:,.0f} MB; target "
+          f"< 400 MB = {400 / 1.048576:.1f} MiB); two cores {two['peak_mb']:,.0f} MiB, "
+          f"largest child {two['children_peak_mb']:,.0f} MiB (partly pages shared with the parent)")
     if quarter is not None:
         small = ours(quarter, one_cpu=True)
-        print(f"growth     1/4 match         {small['peak_mb']:>10,.0f} MB at {small['records']:,} events: "
-              f"{one['peak_mb'] - small['peak_mb']:+,.0f} MB for {one['records'] - small['records']:,} more events")
+        print(f"growth     1/4 match         {small['peak_mb']:>10,.0f} MiB at {small['records']:,} events: "
+              f"{one['peak_mb'] - small['peak_mb']:+,.0f} MiB for {one['records'] - small['records']:,} more events")
     print()
 
 

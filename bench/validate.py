@@ -88,7 +88,8 @@ def main() -> None:
     print(f"ours   parse+validate+upcast    {rate:>12,.0f} events/s  ({ours['invalid']} invalid)")
     print(f"ratio  ours / plain jsonschema  {rate / plain:>12.1f}x   (target >= 50x)")
     print(f"ratio  ours time / floor time   {floor / rate:>12.2f}x   (target <= 2x)")
-    print(f"peak   memory (ours, process)   {ours['peak_mb']:>12,.0f} MB  (target < 300 MB)")
+    print(f"peak   memory (ours, process)   {ours['peak_mb']:>12,.0f} MiB  ({ours['peak_mb'] * 1.048576:,.0f} MB; "
+          "target < 300 MB)")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,9 @@ import random
 import numpy as np
 import pytest
 
-from daishi_forensics.injection import _information
+from daishi_forensics.injection import _information, _pruning
 from daishi_forensics.injection._information import vocabulary_of
-from daishi_forensics.injection._pruning import expand, sorted_marked, stable_order
+from daishi_forensics.injection._pruning import _postings, expand, sorted_marked, stable_order, unique
 
 
 def test_expand_is_every_run_of_positions_end_to_end() -> None:
@@ -56,3 +56,35 @@ def test_vocabulary_of_numbers_words_and_pairs_as_written_out(monkeypatch: pytes
         assert words.dtype == np.int32 and words.tolist() == [number[w] for core in cores for w in core]
         assert pairs.dtype == np.int32 and pairs.tolist() == [len(number) + distinct.index(p) for p in every]
         assert list(vocabulary.pair_codes) == [a * len(number) + b for a, b in distinct]
+
+
+def test_unique_spent_is_the_sorted_distinct_values_and_leaves_them_sorted() -> None:
+    rng = random.Random(11)
+    for _ in range(300):
+        values = [rng.randrange(0, 1 << rng.choice((3, 40))) for _ in range(rng.randrange(0, 12))]
+        spent = np.array(values, dtype=np.int64)
+        got = unique(spent, spent=True)
+        assert got.tolist() == sorted(set(values)) == unique(np.array(values, dtype=np.int64)).tolist()
+        assert spent.tolist() == sorted(values)
+
+
+@pytest.mark.parametrize("batch", [1, 2, 5, 1 << 18])
+def test_postings_are_every_messages_postings_in_turn(monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+    """Message by message, its text's postings in their order: the key ``word * stride + message`` and
+    whether it is a query (its text's own rare word, of a querying message); the same whatever the
+    postings made at a time."""
+    monkeypatch.setattr(_pruning, "WORDS_PER_BATCH", batch)
+    rng = random.Random(batch)
+    for _ in range(200):
+        texts = [[rng.randrange(0, 9) for _ in range(rng.randrange(0, 4))] for _ in range(rng.randrange(1, 5))]
+        nid = [rng.randrange(0, len(texts)) for _ in range(rng.randrange(0, 9))]
+        rare = [[rng.random() < 0.5 for _ in words] for words in texts]
+        querying = [rng.random() < 0.7 for _ in nid]
+        stride = 16
+        keys, query = _postings(
+            np.array(nid, dtype=np.int64), np.array([len(w) for w in texts], dtype=np.int64),
+            np.array([w for words in texts for w in words], dtype=np.int64),
+            np.array([r for marks in rare for r in marks], dtype=bool), np.array(querying, dtype=bool), stride)
+        assert keys.dtype == np.int64 and query.dtype == bool
+        assert keys.tolist() == [w * stride + m for m, t in enumerate(nid) for w in texts[t]]
+        assert query.tolist() == [r and querying[m] for m, t in enumerate(nid) for r in rare[t]]
