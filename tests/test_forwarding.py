@@ -48,6 +48,18 @@ def test_parse_forward(text: str, core: str, tags: tuple[str, ...], quote: str |
     assert parse_forward(text) == f  # the same text always reads the same
 
 
+def test_fold_keeps_the_text_itself_where_nothing_changes() -> None:
+    """A text folding leaves as it is comes back as the same string object (a forward read keeps its folded
+    text beside the message's own: one string, not two), ASCII or not; one it changes comes back changed."""
+    for unchanged in ("I can give you 2 food", "Sounds good \U0001f642 see you", "\u041f\u0440\u0438\u0432\u0435\u0442, \u0434\u0440\u0443\u0433"):
+        unchanged = "".join(list(unchanged))  # a string of its own, not a constant shared with this test
+        assert fold(unchanged) is unchanged
+    for changed, folded in (("two  spaces ", "two spaces"), ("\u201cquoted\u201d \U0001f642", '"quoted" \U0001f642'),
+                            ("caf\u00e9", "cafe")):
+        assert fold(changed) == folded
+    assert parse_forward("Sounds good \U0001f642 see you").surface == "Sounds good \U0001f642 see you"
+
+
 def test_forward_marks_casing_and_folding() -> None:
     assert parse_forward("fwd: the well is dry").forward_marked
     assert parse_forward("the well at r_1_1 is dry (pass it on)").forward_marked

@@ -103,13 +103,17 @@ _ATTRIBUTION = re.compile(r"\w+\s+(?:said|says|wrote|writes|told\s+me|tells\s+me
 
 def fold(text: str) -> str:
     """``text`` in compatibility form (NFKC), accents and invisible characters removed, curly
-    quotes and dashes made plain, runs of white space one space, trimmed (case kept)."""
+    quotes and dashes made plain, runs of white space one space, trimmed (case kept).  Where nothing changed,
+    the text itself (one string, not two: a forward read keeps its folded text beside the message's own)."""
+    original = text
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text.translate(_INVISIBLE))
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
         text = unicodedata.normalize("NFKC", text).translate(_QUOTE_FOLD)
     joined = " ".join(text.split())
-    return text if joined == text else joined  # (the text itself where nothing changed: one string, not two)
+    if joined == original:
+        return original
+    return text if joined == text else joined
 
 
 def words_of(text: str) -> tuple[str, ...]:
