@@ -122,7 +122,7 @@ def _postings(
     for m0, m1 in word_batches(lens):
         p0, p1 = int(ends[m0 - 1]) if m0 else 0, int(ends[m1 - 1])
         owners, at = _expanded(nid[m0:m1], post_len)
-        owners = owners + m0 if m0 + (m1 - m0) < 1 << 31 else owners.astype(np.int64) + m0
+        owners = owners + m0 if m1 < 1 << 31 else owners.astype(np.int64) + m0  # (each message's number)
         piece = keys[p0:p1]
         np.take(post_flat, at, out=piece)
         piece *= stride
