@@ -89,7 +89,7 @@ def real_text_stream(source: Path) -> Path:
 
 
 def run_measured(code: str, *args: str) -> dict:
-    """Run Python ``code`` in a fresh process; it prints one JSON object. Adds peak RSS (MB)."""
+    """Run Python ``code`` in a fresh process; it prints one JSON object. Adds peak RSS (MiB, what ``ru_maxrss`` counts in KiB, over 1024)."""
     proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     return result

@@ -98,7 +98,7 @@ def main() -> None:
     print(f"load average {load:.2f} on {os.cpu_count()} cores" + (" (machine loaded: compare ratios, not seconds)"
                                                                   if load > 1 else ""))
     print(f"{'shape':<11}{'agents':>7}{'input MB':>9}{'pairs':>10}{'command':>9}{'wall s':>8}{'cpu s':>8}"
-          f"{'peak MB':>8}{'out MB':>8}{'us/(agent+pair)':>16}")
+          f"{'peak MiB':>9}{'out MB':>8}{'us/(agent+pair)':>16}")
     with tempfile.TemporaryDirectory() as tmp:
         for shape in ("one-region", "spread"):
             for n in sizes:
@@ -113,7 +113,7 @@ def main() -> None:
                     r = run_measured(CHILD, command, str(path), "--format", "json")
                     per = r["cpu"] * 1e6 / (n + pairs)
                     print(f"{shape:<11}{n:>7}{path.stat().st_size / 1e6:>9.1f}{pairs:>10}{command:>9}"
-                          f"{r['wall']:>8.1f}{r['cpu']:>8.1f}{r['peak_mb']:>8.0f}{r['out_bytes'] / 1e6:>8.2f}"
+                          f"{r['wall']:>8.1f}{r['cpu']:>8.1f}{r['peak_mb']:>9.0f}{r['out_bytes'] / 1e6:>8.2f}"
                           f"{per:>16.1f}   input {digest}", flush=True)
 
 

@@ -52,7 +52,7 @@ print(json.dumps({"wall": time.perf_counter() - t, "cpu": u.ru_utime + u.ru_stim
 
 
 def measure(command: str, path: Path) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak MB) of one command in a fresh process (CPU and peak include start-up)."""
+    """(wall s, CPU s, peak MiB) of one command in a fresh process (CPU and peak include start-up)."""
     r = run_measured(CHILD, command, str(path), "--format", "json")
     return r["wall"], r["cpu"], r["peak_mb"]
 
@@ -64,11 +64,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         far = test_far_ticks.far_match(Path(tmp) / "far")
         near = near_match(Path(tmp) / "near")
-        print(f"{'command':<10}{'near cpu s':>12}{'far cpu s':>12}{'far wall s':>12}{'far peak MB':>13}{'far/near':>10}")
+        print(f"{'command':<10}{'near cpu s':>12}{'far cpu s':>12}{'far wall s':>12}{'far peak MiB':>14}{'far/near':>10}")
         for command in ("behavior", "score", "screen"):
             _, near_cpu, _ = measure(command, near)
             wall, cpu, peak = measure(command, far)
-            print(f"{command:<10}{near_cpu:>12.2f}{cpu:>12.2f}{wall:>12.2f}{peak:>13.0f}{cpu / near_cpu:>10.2f}")
+            print(f"{command:<10}{near_cpu:>12.2f}{cpu:>12.2f}{wall:>12.2f}{peak:>14.0f}{cpu / near_cpu:>10.2f}")
 
 
 if __name__ == "__main__":

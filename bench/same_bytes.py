@@ -205,7 +205,7 @@ def main() -> int:
         for k in range(opts.measure):
             for install in installs[::1 if k % 2 == 0 else -1]:  # alternate which goes first
                 seconds, cpu_seconds, kb = measured(install, match)
-                print(f"  {install.name}: {seconds:.2f} s wall, {cpu_seconds:.2f} s CPU, peak {kb / 1024:.0f} MB",
+                print(f"  {install.name}: {seconds:.2f} s wall, {cpu_seconds:.2f} s CPU, peak {kb / 1024:.0f} MiB",
                       flush=True)
                 wall[install.name] = min(wall.get(install.name, seconds), seconds)
                 cpu[install.name] = min(cpu.get(install.name, cpu_seconds), cpu_seconds)
@@ -214,7 +214,7 @@ def main() -> int:
               "peak RSS: the largest of the runs):")
         for install in installs:
             name = install.name
-            print(f"  {name}: {wall[name]:.2f} s wall, {cpu[name]:.2f} s CPU, peak RSS {peak[name] / 1024:.0f} MB")
+            print(f"  {name}: {wall[name]:.2f} s wall, {cpu[name]:.2f} s CPU, peak RSS {peak[name] / 1024:.0f} MiB")
         print(f"  new/old: wall {wall['new'] / wall['old']:.3f}, CPU {cpu['new'] / cpu['old']:.3f}, "
               f"peak RSS {peak['new'] / peak['old']:.3f}")
     print("every output identical" if same else "SOME OUTPUTS DIFFER")

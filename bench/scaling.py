@@ -293,7 +293,7 @@ WARM = 2_000
 
 def measure(command: str, path: Path, warm: Path) -> dict[str, Any]:
     """One command on one stream in a fresh process pinned to one CPU, after an uncounted run on ``warm``
-    (a small match of the same shape): its CPU (s), stages, peak (MB)."""
+    (a small match of the same shape): its CPU (s), stages, peak (MiB)."""
     env = {**os.environ, "DAISHI_FORENSICS_PARALLEL": "0"}
     proc = subprocess.run([sys.executable, "-c", MEASURE, command, str(path), str(warm)], capture_output=True, text=True,
                           env=env)
@@ -336,7 +336,7 @@ def bench_shape(shape: Shape, sizes: tuple[int, ...], commands: tuple[str, ...])
         per_event = [1e6 * r["cpu"] / n for n, r in runs]
         print(f"  {command:<12} " + "  ".join(f"{p:7.1f}" for p in per_event) + " us/event   "
               f"ratio {per_event[-1] / per_event[0]:5.2f}   peak " + " ".join(f"{r['peak_mb']:,.0f}" for _n, r in runs)
-              + " MB   grows in: " + growth_owner(runs))
+              + " MiB   grows in: " + growth_owner(runs))
 
 
 PROFILE = r"""
