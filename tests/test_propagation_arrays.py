@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from daishi_forensics.injection import _information, _pruning
-from daishi_forensics.injection._information import vocabulary_of
+from daishi_forensics.injection._information import _counted, vocabulary_of
 from daishi_forensics.injection._pruning import _postings, expand, sorted_marked, stable_order, unique
 
 
@@ -88,3 +88,17 @@ def test_postings_are_every_messages_postings_in_turn(monkeypatch: pytest.Monkey
         assert keys.dtype == np.int64 and query.dtype == bool
         assert keys.tolist() == [w * stride + m for m, t in enumerate(nid) for w in texts[t]]
         assert query.tolist() == [r and querying[m] for m, t in enumerate(nid) for r in rare[t]]
+
+
+def test_counted_is_numpys_unique_with_counts_of_the_pieces_joined() -> None:
+    rng = random.Random(13)
+    for _ in range(300):
+        pieces = [np.array([rng.randrange(0, 1 << rng.choice((2, 31))) for _ in range(rng.randrange(0, 6))],
+                           dtype=rng.choice((np.int32, np.int64))) for _ in range(rng.randrange(1, 5))]
+        pieces = [p.astype(pieces[0].dtype) for p in pieces]
+        want = np.unique(np.concatenate(pieces), return_counts=True)
+        given = list(pieces)
+        got = _counted(given)
+        assert given == []  # the pieces let go
+        assert got[0].dtype == want[0].dtype
+        assert [a.tolist() for a in got] == [a.tolist() for a in want]

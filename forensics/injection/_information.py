@@ -172,6 +172,26 @@ def _distinct_per_message(held: Sequence[np.ndarray]) -> np.ndarray:
     return out.astype(np.int32) if stride <= 1 << 31 else out
 
 
+def _counted(pieces: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of the ``pieces`` end to end, ascending, and how often each comes
+    (``np.unique(np.concatenate(pieces), return_counts=True)``), the pieces let go once joined and the
+    values sorted in place: one array of them held at once where ``np.unique`` holds the pieces, their
+    join and a sorted copy (on a million events of real text, a family of 4.8 million units).
+
+    >>> pieces = [np.array([4, 1, 4]), np.array([1, 7])]
+    >>> [a.tolist() for a in _counted(pieces)], pieces
+    ([[1, 4, 7], [2, 2, 1]], [])
+    """
+    values = np.concatenate(pieces)
+    pieces.clear()
+    if not len(values):
+        return values, np.zeros(0, dtype=np.int64)
+    values.sort()
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    times = np.diff(np.append(starts, len(values)))
+    return values[starts], times
+
+
 @dataclass(frozen=True)
 class Tally:
     """A few messages' units counted (the pair's family, taken from :class:`Counts`): per unit number
@@ -211,7 +231,7 @@ class Tally:
             return cls(messages, dict(sorted(counted.items())))
         kept.append(_distinct_per_message(piece))
         del piece
-        distinct, times = np.unique(np.concatenate(kept), return_counts=True)
+        distinct, times = _counted(kept)
         return cls(messages, dict(zip(distinct.tolist(), times.tolist())))
 
     @classmethod

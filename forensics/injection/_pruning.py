@@ -475,7 +475,8 @@ def candidate_chunks(
     # per text, the ranks of its picked words, ascending (its postings), as codes text * width + rank: each once
     # (a text holds a word once), sorted by text then rank
     width = len(is_picked) + 1
-    word_rank = rank[sets.codes % sets.stride]
+    # each code's word's rank (int32: a rank is below the words' count), half the bytes of the ranks themselves
+    word_rank = (rank.astype(np.int32) if len(rank) < 1 << 31 else rank)[sets.codes % sets.stride]
     keep = word_rank >= 0
     keep[keep] = is_picked[word_rank[keep]]
     post_codes = sets.codes[keep] // sets.stride * width
