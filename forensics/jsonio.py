@@ -129,6 +129,10 @@ def _json_escape(char: str) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
+_PRETTY = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
+"""The options of :func:`dumps` and :func:`dumps_bytes` (pretty, key-sorted, a newline appended by the encoder)."""
+
+
 def dumps(obj: Any) -> str:
     """Pretty, key-sorted JSON text ending in a newline (appended by the encoder: a large report's text is not
     copied once more to end it; the escapes leave a line feed as it is)."""
@@ -144,10 +148,6 @@ def dumps_bytes(obj: Any) -> bytes:
 def dumps_line(obj: Any) -> str:
     """Compact, key-sorted JSON on one line (for JSON Lines output), with newline."""
     return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE).decode("utf-8")
-
-
-_PRETTY = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
-"""The options of :func:`dumps`."""
 
 
 def _dumps(obj: Any, option: int) -> bytes:
