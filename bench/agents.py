@@ -30,7 +30,7 @@ from typing import Any
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import run_measured  # noqa: E402
+from _common import compiled_bytecode, run_measured  # noqa: E402
 
 MATCH_ID = "m_a9e7150c0a11"
 REST_TICKS = 6
@@ -94,6 +94,7 @@ def main() -> None:
     parser.add_argument("sizes", nargs="*", type=int, metavar="SIZE",
                         help="agents per match (default 1000 10000 50000)")
     sizes = parser.parse_args().sizes or [1000, 10_000, 50_000]
+    print(compiled_bytecode())
     load = os.getloadavg()[0]
     print(f"load average {load:.2f} on {os.cpu_count()} cores" + (" (machine loaded: compare ratios, not seconds)"
                                                                   if load > 1 else ""))

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from tests import test_far_ticks  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-from _common import run_measured  # noqa: E402
+from _common import compiled_bytecode, run_measured  # noqa: E402
 
 
 def near_match(directory: Path) -> Path:
@@ -59,6 +59,7 @@ def measure(command: str, path: Path) -> tuple[float, float, float]:
 
 def main() -> None:
     argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    print(compiled_bytecode())
     load = os.getloadavg()[0]
     print(f"load average {load:.2f} on {os.cpu_count()} cores" + (" (machine loaded)" if load > 1 else ""))
     with tempfile.TemporaryDirectory() as tmp:

@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import CACHE  # noqa: E402
+from _common import CACHE, compiled_bytecode  # noqa: E402
 
 COMMANDS = ("behavior", "screen", "propagation")
 
@@ -386,6 +386,7 @@ def main() -> None:
     commands = tuple(args.commands.split(","))
     shapes = [s for s in SHAPES if args.shapes is None or s.name in args.shapes.split(",")]
     given = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else None
+    print(compiled_bytecode())
     if args.profile:
         name, command = args.profile
         found = [s for s in SHAPES if s.name == name]

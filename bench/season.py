@@ -53,7 +53,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import CACHE  # noqa: E402
+from _common import CACHE, compiled_bytecode  # noqa: E402
 
 CACHES: list[functools._lru_cache_wrapper] = []  # type: ignore[type-arg]  # noqa: SLF001
 """The package's memoised functions a run fills (:func:`run_caches`), emptied before every run."""
@@ -194,6 +194,7 @@ def main() -> None:
     args = parser.parse_args()
     matches, ticks, job, rounds = args.matches, args.ticks, args.job, args.rounds
     cold, first_seed = args.cold > 0, args.first_seed
+    print(compiled_bytecode())
     import dask
     from distributed import LocalCluster
 

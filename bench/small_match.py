@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import simulated_stream  # noqa: E402
+from _common import compiled_bytecode, simulated_stream  # noqa: E402
 
 PROGRAM = """
 import sys
@@ -63,6 +63,7 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("rounds", nargs="?", type=int, default=7, help="runs of each way (default 7)")
     rounds = parser.parse_args().rounds
+    print(compiled_bytecode())
     from daishi_forensics.replay.fork import cpus
 
     print(f"CPUs this process may use: {cpus()}; {rounds} runs each way, in turn; medians")

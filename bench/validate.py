@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import run_measured, simulated_stream  # noqa: E402
+from _common import compiled_bytecode, run_measured, simulated_stream  # noqa: E402
 
 OURS = """
 import json, resource, sys, time
@@ -76,6 +76,7 @@ def main() -> None:
                         help="events the plain jsonschema loop times (default 20,000)")
     args = parser.parse_args()
     events, sample = args.events, args.plain_sample
+    print(compiled_bytecode())
     path = simulated_stream(events)
     size_mb = path.stat().st_size / 1e6
     n, floor = floor_rate(path)
