@@ -95,6 +95,7 @@ INLINE: dict[str, tuple[int, str] | str] = {
     "daishi-forensics compare …": "elided (the code block's examples run it whole)",
     "daishi-forensics export TARGET... --parquet DIR": (0, "daishi-forensics export m_a --parquet lake"),
     "daishi-forensics propagation TARGET": (0, "daishi-forensics propagation m_a"),
+    "daishi-forensics behavior …": "elided",
     "daishi-forensics propagation …": "elided",
     "daishi-forensics schemas export DIR": (0, "daishi-forensics schemas export schemas"),
     "daishi-forensics schemas list": (0, "daishi-forensics schemas list"),
