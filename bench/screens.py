@@ -1,6 +1,6 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
-    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5|fresh6] [--workers N] [--tune-noise none,medium]
+    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7] [--workers N] [--tune-noise none,medium]
     python bench/screens.py --sweep [--sweep-clean 200] [--sweep-seeds 8] [--sweep-noise none,light,medium,heavy] [--sweep-compare [feeder|whole_items|thrown_fight|net_trades]]
                             [--workers N]
 
@@ -27,8 +27,10 @@ ring and off-price work of configuration 2.11.0 and first run once its rules wer
 the fresh3 split had its second look; ``fresh5`` (seeds 60001..., every noise level) was added
 once the round-trip ring rule of configuration 2.12.0 was final, and first run then; ``fresh6`` (seeds
 65001..., every noise level; its seeds inside fresh5's old block, past any seed fresh5 ever drew) was added under
-configuration 2.25.0, with the criteria of its first look written down before it was run (the README records how
-many looks each split has had).
+configuration 2.25.0, with the criteria of its first look written down before it was run; ``fresh7`` (seeds
+500001..., every noise level; a block no bench had drawn from) was added under configuration 2.32.0 to measure the
+configuration as shipped on matches nobody had played, its criteria written down before its first run (the README
+records how many looks each split has had).
 
 The settings sweep (``--sweep``, run alone).  Every split above is played at the simulator's defaults (8
 player seats, 300 ticks, a 12 x 12 map).  ``sweep`` (honest seeds from 71001, planted seeds from 70001, never
@@ -103,7 +105,7 @@ NOISE = ("none", "light", "medium", "heavy")
 TUNED_NOISE = ("none", "medium")
 """The noise levels the screens' choices were made on (tune split only)."""
 SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001, "fresh4": 50001, "fresh5": 60001,
-          "fresh6": 65001, "sweep": 70001}
+          "fresh6": 65001, "fresh7": 500001, "sweep": 70001}
 """First seed of each split (planted matches from it, honest ones from 1,000 past it).  ``sweep`` is played only
 at the settings of :data:`SCREEN_SWEEPS` (``--sweep``), never at the simulator's defaults."""
 SCREEN_SWEEPS: tuple[tuple[str, dict[str, int]], ...] = (
@@ -885,14 +887,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=12, help="seeds per planted kind and noise level (default 12)")
     parser.add_argument("--clean", type=int, default=60, help="honest matches per noise level (default 60)")
-    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "both"), default="report",
+    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "both"), default="report",
                         help="which seeds: tune (from 1, the only ones choices were made on), report (from 5001, "
                              "run once under every configuration version), fresh (from 20001, held out until "
                              "configuration 2.8.1's rules were final, then looked at for 2.9.0's size floor), "
                              "fresh2 (from 30001, held out until 2.9.0 was final), fresh3 (from 40001, held out "
                              "until 2.10.0's rules were final), fresh4 (from 50001, held out until 2.11.0's rules "
                              "were final), fresh5 (from 60001, held out until 2.12.0's rules were final), fresh6 (from 65001, "
-                             "held out until 2.25.0), both (tune and report); "
+                             "held out until 2.25.0), fresh7 (from 500001, held out until 2.32.0), both (tune and report); "
                              "default report")
     parser.add_argument("--second", type=int, default=200, help="matches of the second economy, on its tune seeds with --split tune, else on its report seeds "
                         "(default 200; 0: skip it)")
@@ -992,7 +994,7 @@ def main() -> None:
           "first run once 2.9.0 was final; fresh3: seeds from 40001 and every noise level, first run once 2.10.0's "
           "rules were final; fresh4: seeds from 50001 and every noise level, first run once 2.11.0's rules were "
           "final; fresh5: seeds from 60001 and every noise level, first run once 2.12.0's rules were final; fresh6: "
-          "seeds from 65001 and every noise level, first run under 2.25.0, its criteria written down before; light was used on the tune split only for 2.10.0's diagnosis; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
+          "seeds from 65001 and every noise level, first run under 2.25.0, its criteria written down before; fresh7: seeds from 500001 and every noise level, first run under 2.32.0, its criteria written down before; light was used on the tune split only for 2.10.0's diagnosis; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
           "never; intervals: Wilson 95%)")
 
 

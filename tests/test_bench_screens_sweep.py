@@ -20,7 +20,7 @@ bench = load_bench("screens")
 
 def test_the_sweep_seeds_share_none_with_any_other_split() -> None:
     assert bench.SPLITS == {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001,
-                            "fresh4": 50001, "fresh5": 60001, "fresh6": 65001, "sweep": 70001}
+                            "fresh4": 50001, "fresh5": 60001, "fresh6": 65001, "fresh7": 500001, "sweep": 70001}
     planted, honest = bench.sweep_seeds(8, 200)
     assert (planted, honest) == (range(70001, 70009), range(71001, 71201))
     widest = bench.sweep_seeds(bench.SWEEP_MAX_SEEDS, bench.SWEEP_MAX_CLEAN)
@@ -29,9 +29,11 @@ def test_the_sweep_seeds_share_none_with_any_other_split() -> None:
     for split, first in bench.SPLITS.items():
         if split == "sweep":
             continue
-        # each other split's seeds, planted and honest, lie between its first seed and the next split's
-        block = range(first, firsts[firsts.index(first) + 1])
-        assert block.stop <= 70001, split
+        # each other split's seeds, planted and honest, lie between its first seed and the next split's (the
+        # last split's within 10,000 of its first), clear of the sweep's widest block
+        later = [f for f in firsts if f > first]
+        block = range(first, later[0] if later else first + 10_000)
+        assert block.stop <= 70001 or block.start > 80001, split
         assert not set(block) & (set(widest[0]) | set(widest[1])), split
         # and so do the seeds its jobs draw at the largest sizes any run used (80 planted seeds, 200 honest)
         assert {job[2] for job in bench.jobs(split, 80, 200, bench.NOISE)} <= set(block), split
