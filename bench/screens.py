@@ -39,7 +39,8 @@ and 32 player seats; 150 and 600 ticks; a 6 x 6 and a 20 x 20 map), at every noi
 and level the honest matches not ``clear`` and ``flag`` (Wilson 95%; every level pooled too), what raised the
 ones not clear and their seeds, and the planted kinds' recall and precision as for the other splits.  Those seeds
 are the sweep's first draw, looked at thirteen times; ``--sweep-draw 2`` plays a second draw inside the same block
-(planted from 70501, honest from 75001), which no run generated before configuration 2.25.0.  One
+(planted from 70501, honest from 75001), which no run generated before configuration 2.25.0; ``--sweep-draw 3`` a
+third draw in a block of its own (planted from 510001, honest from 511001), first played under 2.32.0.  One
 simulated and replayed match costs 0.04 to 0.5 s (the 32-seat ones the dearest), so the defaults (200 honest
 matches per setting and level, 8 planted seeds per kind: 6,720 matches) take about ten minutes on two idle
 workers (6,160 matches, 4 planted seeds a kind, took 15 minutes on one worker of a shared machine); 200 is
@@ -644,16 +645,25 @@ SWEEP_SECOND_DRAW = (70501, 75001)
 seed its first draw (``sweep_seeds(..., draw=1)``: planted from 70001, honest from 71001) ever played (70008 and
 71200).  Draw 1 stays below them: at most 500 planted seeds a kind and 4,000 honest ones when both are run."""
 
+SWEEP_THIRD_DRAW = (510001, 511001)
+"""The sweep's third draw: its first planted seed and its first honest seed, in a block of their own past every other
+split's (``fresh7``'s ends by 510001; nothing else draws there), added under configuration 2.32.0 to measure the
+configuration as shipped at the sweep's sizes on matches nobody had played: at most 1,000 planted seeds a kind and
+9,000 honest ones."""
+
 
 def sweep_seeds(seeds: int, clean: int, draw: int = 1) -> tuple[range, range]:
     """The sweep split's planted seeds (per kind) and honest seeds, the same at every setting and noise level:
-    its first draw (``draw`` 1, the seeds every earlier look played) or its second (``draw`` 2, from
-    :data:`SWEEP_SECOND_DRAW`: at most 500 planted seeds a kind and 5,000 honest ones, so as to stay in the block).
+    its first draw (``draw`` 1, the seeds every earlier look played), its second (``draw`` 2, from
+    :data:`SWEEP_SECOND_DRAW`: at most 500 planted seeds a kind and 5,000 honest ones, so as to stay in the block)
+    or its third (``draw`` 3, from :data:`SWEEP_THIRD_DRAW`).
 
     >>> sweep_seeds(8, 200)
     (range(70001, 70009), range(71001, 71201))
     >>> sweep_seeds(8, 200, draw=2)
     (range(70501, 70509), range(75001, 75201))
+    >>> sweep_seeds(8, 200, draw=3)
+    (range(510001, 510009), range(511001, 511201))
     """
     if not 0 <= seeds <= SWEEP_MAX_SEEDS or not 0 <= clean <= SWEEP_MAX_CLEAN:
         raise ValueError(f"the sweep holds at most {SWEEP_MAX_SEEDS} planted seeds a kind and "
@@ -661,8 +671,11 @@ def sweep_seeds(seeds: int, clean: int, draw: int = 1) -> tuple[range, range]:
     if draw == 1:
         first = SPLITS["sweep"]
         return range(first, first + seeds), range(first + 1000, first + 1000 + clean)
+    if draw == 3:
+        planted, honest = SWEEP_THIRD_DRAW
+        return range(planted, planted + seeds), range(honest, honest + clean)
     if draw != 2:
-        raise ValueError(f"the sweep has draws 1 and 2, not {draw}")
+        raise ValueError(f"the sweep has draws 1, 2 and 3, not {draw}")
     if seeds > 500 or clean > 5000:
         raise ValueError("the sweep's second draw holds at most 500 planted seeds a kind and 5,000 honest seeds")
     planted, honest = SWEEP_SECOND_DRAW
@@ -925,10 +938,11 @@ def main() -> None:
                              "thrown-fight gates; honest matches with a thrown-fight finding, planted fights found) "
                              "or net_trades (the typologies reading a trade as one transfer; honest matches with a "
                              "typology finding)")
-    parser.add_argument("--sweep-draw", type=int, choices=(1, 2), default=1,
+    parser.add_argument("--sweep-draw", type=int, choices=(1, 2, 3), default=1,
                         help="the sweep's seeds: 1 (the default: honest from 71001, planted from 70001, every earlier "
-                             "look's) or 2 (honest from 75001, planted from 70501: a second draw, first played under "
-                             "configuration 2.25.0)")
+                             "look's), 2 (honest from 75001, planted from 70501: a second draw, first played under "
+                             "configuration 2.25.0) or 3 (honest from 511001, planted from 510001: a third draw, first "
+                             "played under configuration 2.32.0)")
     parser.add_argument("--sweep-noise", default=",".join(NOISE),
                         help="noise levels of the sweep (default none,light,medium,heavy)")
     parser.add_argument("--pairs", action="store_true",

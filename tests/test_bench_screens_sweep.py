@@ -81,7 +81,7 @@ def test_the_docstring_examples() -> None:
     for test in doctest.DocTestFinder().find(bench.sweep_settings) + doctest.DocTestFinder().find(bench.sweep_seeds):
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
-    assert runner.summarize(verbose=False).attempted == 4
+    assert runner.summarize(verbose=False).attempted == 5
 
 
 def test_a_sweep_past_its_seeds_is_refused() -> None:
@@ -224,5 +224,20 @@ def test_the_sweep_s_second_draw_lies_in_its_block_past_every_seed_the_first_pla
     assert {j[2] for j in jobs if j[1] != "clean"} == {70501, 70502}
     with pytest.raises(ValueError, match="second draw"):
         bench.sweep_seeds(501, 10, draw=2)
-    with pytest.raises(ValueError, match="draws 1 and 2"):
-        bench.sweep_seeds(1, 1, draw=3)
+    with pytest.raises(ValueError, match="draws 1, 2 and 3"):
+        bench.sweep_seeds(1, 1, draw=4)
+
+
+def test_the_sweep_s_third_draw_shares_no_seed_with_any_other_split_or_draw() -> None:
+    planted, honest = bench.sweep_seeds(bench.SWEEP_MAX_SEEDS, bench.SWEEP_MAX_CLEAN, draw=3)
+    assert (planted, honest) == (range(510001, 511001), range(511001, 520001))
+    assert not set(planted) & set(honest)
+    others = set()
+    for draw in (1, 2):
+        for seeds in bench.sweep_seeds(500, 4000 if draw == 1 else 5000, draw=draw):
+            others |= set(seeds)
+    for split in bench.SPLITS:
+        if split != "sweep":
+            others |= {job[2] for job in bench.jobs(split, 80, 200, bench.NOISE)}
+    assert not (set(planted) | set(honest)) & others
+    assert {job[2] for job in bench.sweep_jobs(2, 3, ("none",), draw=3)} == {510001, 510002, 511001, 511002, 511003}
