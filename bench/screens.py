@@ -682,6 +682,20 @@ def sweep_seeds(seeds: int, clean: int, draw: int = 1) -> tuple[range, range]:
     return range(planted, planted + seeds), range(honest, honest + clean)
 
 
+def drawn_seeds() -> set[int]:
+    """Every seed this benchmark may draw, at the most each split and sweep draw allows: a split's planted seeds from
+    its first and its honest ones from 1,000 past it (at most :data:`SWEEP_MAX_CLEAN` of them), and each sweep
+    draw's seeds at its largest.  Other benchmarks' seeds keep clear of all of them."""
+    seeds: set[int] = set()
+    for split, first in SPLITS.items():
+        if split != "sweep":
+            seeds.update(range(first, first + 1000 + SWEEP_MAX_CLEAN))
+    for draw, most in ((1, (SWEEP_MAX_SEEDS, SWEEP_MAX_CLEAN)), (2, (500, 5000)), (3, (SWEEP_MAX_SEEDS, SWEEP_MAX_CLEAN))):
+        for block in sweep_seeds(*most, draw=draw):
+            seeds.update(block)
+    return seeds
+
+
 def _span(seeds: range) -> str:
     """``seeds 71001-71200``, ``seed 70001`` or ``no seeds``."""
     if not seeds:

@@ -241,3 +241,15 @@ def test_the_sweep_s_third_draw_shares_no_seed_with_any_other_split_or_draw() ->
             others |= {job[2] for job in bench.jobs(split, 80, 200, bench.NOISE)}
     assert not (set(planted) | set(honest)) & others
     assert {job[2] for job in bench.sweep_jobs(2, 3, ("none",), draw=3)} == {510001, 510002, 511001, 511002, 511003}
+
+
+def test_drawn_seeds_hold_every_split_and_draw_at_its_largest() -> None:
+    drawn = bench.drawn_seeds()
+    for split, first in bench.SPLITS.items():
+        seeds = bench.sweep_seeds(bench.SWEEP_MAX_SEEDS, bench.SWEEP_MAX_CLEAN) if split == "sweep" else \
+            (range(first, first + 1000), range(first + 1000, first + 1000 + bench.SWEEP_MAX_CLEAN))
+        assert set(seeds[0]) | set(seeds[1]) <= drawn, split
+    for draw, most in ((2, (500, 5000)), (3, (bench.SWEEP_MAX_SEEDS, bench.SWEEP_MAX_CLEAN))):
+        planted, honest = bench.sweep_seeds(*most, draw=draw)
+        assert set(planted) | set(honest) <= drawn, draw
+    assert 520001 not in drawn and 500000 not in drawn
