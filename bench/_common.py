@@ -1,4 +1,5 @@
-"""Shared helpers of the benchmarks: cached simulated matches, peak memory, a payment world's truth."""
+"""Shared functions of the benchmarks: cached simulated matches, the package's bytecode made current, peak memory, a payment
+world's truth."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The benches' shared helper that makes the package's bytecode current before whole processes are timed."""
+"""The benches' shared function that makes the package's bytecode current before whole processes are timed."""
 
 from __future__ import annotations
 
