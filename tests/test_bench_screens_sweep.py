@@ -30,9 +30,10 @@ def test_the_sweep_seeds_share_none_with_any_other_split() -> None:
         if split == "sweep":
             continue
         # each other split's seeds, planted and honest, lie between its first seed and the next split's (the
-        # last split's within 10,000 of its first), clear of the sweep's widest block
+        # last split's within the most a split draws: 1,000 planted, then SWEEP_MAX_CLEAN honest), clear of the
+        # sweep's widest block
         later = [f for f in firsts if f > first]
-        block = range(first, later[0] if later else first + 10_000)
+        block = range(first, later[0] if later else first + 1000 + bench.SWEEP_MAX_CLEAN)
         assert block.stop <= 70001 or block.start > 80001, split
         assert not set(block) & (set(widest[0]) | set(widest[1])), split
         # and so do the seeds its jobs draw at the largest sizes any run used (80 planted seeds, 200 honest)
@@ -240,6 +241,9 @@ def test_the_sweep_s_third_draw_shares_no_seed_with_any_other_split_or_draw() ->
         if split != "sweep":
             others |= {job[2] for job in bench.jobs(split, 80, 200, bench.NOISE)}
     assert not (set(planted) | set(honest)) & others
+    for split, first in bench.SPLITS.items():  # every split at the most it may draw, not only at the sizes run
+        if split != "sweep":
+            assert not (set(planted) | set(honest)) & set(range(first, first + 1000 + bench.SWEEP_MAX_CLEAN)), split
     assert {job[2] for job in bench.sweep_jobs(2, 3, ("none",), draw=3)} == {510001, 510002, 511001, 511002, 511003}
 
 
