@@ -131,6 +131,10 @@ _COPULAS = frozenset({"is", "will", "would", "should", "can", "be", "seems", "so
 """The copula between the proposal and the word of consent, in any tense ("that will be fine")."""
 
 
+_DO_SUPPORT = frozenset({"does", "did", "do"})
+"""(v11) The emphatic "does" before a copula's bare form ("that does seem fair", "it did sound good")."""
+
+
 _DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "quite", "more", "than", "really",
                      "absolutely", "entirely", "all", "just", "definitely", "fairly"})
 """Degree words before a word of consent ("that is perfectly fine")."""
@@ -150,8 +154,10 @@ def accepts(words: list[str]) -> bool:
         _consent_part(words) or _as_proposed(words) or (not _TROUBLE.isdisjoint(words) and _no_trouble(words))
 
 
-_ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly"})
-"""Adverbs that may stand inside a consent phrase without changing it ("that actually will work for me")."""
+_ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly",
+                              "pretty", "very", "quite"})
+"""Adverbs that may stand inside a consent phrase without changing it ("that actually will work for me"; (v11)
+"that sounds like a pretty great deal")."""
 
 
 def _consent_phrase(words: list[str]) -> bool:
@@ -340,9 +346,10 @@ def _consent_frame(words: list[str]) -> bool:
         while j >= 0 and words[j] in _DEGREE:
             j -= 1
         k = j
-        while k >= 0 and words[k] in _COPULAS:
-            k -= 1
-        if k == j:
+        while k >= 0 and (words[k] in _COPULAS or (words[k] in _DO_SUPPORT and k < j) or (
+                words[k] in _ADVERBS_BETWEEN and k < j)):
+            k -= 1  # (v11) "that actually does seem fair": an adverb and an emphatic "does" inside the copula
+        if k == j or all(words[x] not in _COPULAS for x in range(k + 1, j + 1)):
             continue
         if _said_of_something(words, i, i + 1):
             continue  # "it is fair to say", "seems fine for camping", "fair for me to get": no consent
@@ -381,7 +388,8 @@ def _consent_act(words: list[str]) -> bool:
         let_us = s > 0 and words[s - 1] == "let" and words[s] == "us"
         if s < 0 or (words[s] not in ("i", "we") and not let_us):
             continue
-        if words[v] in ("take", "do", "go", "work", "live", "settle", "finalize") and s == v - 1 and not let_us:
+        if words[v] in ("take", "do", "go", "work", "live", "settle", "finalize", "spare") and s == v - 1 and \
+                not let_us:
             continue
         o = v + 1
         if words[v] == "go" and words[o:o + 1] == ["along"]:
@@ -408,6 +416,8 @@ def _consent_act(words: list[str]) -> bool:
         else:
             continue
         end = _proposal_by_whom(words, end)
+        if words[end:end + 2] in (["no", "problem"], ["no", "worries"], ["no", "prob"]):
+            end += 2  # (v11) "I can do that no problem": an idiom of assent closing the consent
         after = words[end] if end < n else ""
         if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
                          "thank", "friend", "buddy", "mate", "sounds", "seems", "looks"):
@@ -724,6 +734,10 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
         return False
     if words[start] == "submit" and (start == 0 or words[start - 1] in ("and", "please", "go")):
         return False  # "go ahead and submit the deal": an order
+    if _amended(words, end):
+        return False  # (v11) "I will take the deal minus 1 pack of food": the proposal amended, a counter (D5)
+    if _own_terms_before(words, start):
+        return False  # (v11) "I will take 2, it will be fair": the speaker's own terms called fair (D5)
     after = words[end:end + 2]
     if after[:1] in (["is"], ["off"], ["with"], ["breaker"], ["over"], ["was"], ["to"]) and words[start] == "deal":
         return False
@@ -746,6 +760,59 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
                 _speaker_receives(words, j):
             return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
     return True
+
+
+_AMENDING = frozenset({"minus", "except", "excluding", "plus", "less", "without"})
+"""Words right after a consent that amend the proposal it takes ("the deal minus 1 food")."""
+_NOT_AMENDING = frozenset({"a", "any", "doubt", "question", "questions", "hesitation", "problem", "problems",
+                           "issue", "issues", "complaint", "complaints", "fail", "worry", "worries"})
+"""Words after "without" that amend nothing ("works for me without a doubt", "without any problem")."""
+
+
+def _amended(words: list[str], end: int) -> bool:
+    """(v11) A word that changes the proposal stands within four words after the consent, before any comma
+    or "and" ("I will take the deal minus 1 pack of food", "I accept your offer except the water", "that
+    works for me without the firewood"): the speaker takes the proposal only on terms of its own, a
+    counter-offer (the guide's D5), no ``accept``.  "without" amends only when goods could follow it, not
+    "without a doubt" or "without any problem".
+
+    >>> _amended("i will take the deal minus 1 pack of food".split(), 5)
+    True
+    >>> _amended("that works for me without a doubt".split(), 4)
+    False
+    """
+    for k in range(end, min(end + 4, len(words))):
+        if words[k] in (",", "and", "but", "so", "!"):
+            return False
+        if words[k] in _AMENDING:
+            return words[k] != "without" or words[k + 1:k + 2] == [] or words[k + 1] not in _NOT_AMENDING
+    return False
+
+
+_OWN_TERMS_VERBS = frozenset({"take", "get", "keep", "have"})
+"""Verbs of the speaker's own share ("I will take 2")."""
+
+
+def _own_terms_before(words: list[str], start: int) -> bool:
+    """(v11) The words just before a consent state the speaker's own share with a number ("I will take 2
+    it will be fair", "so I get 3, that is fine"): the consent judges the speaker's own terms, not the
+    addressee's proposal, a counter-offer (the guide's D5), no ``accept``.  The share is the speaker's
+    ("i" or "we" within three words before the verb) and ends at most three words before the consent.
+
+    >>> _own_terms_before("i will take 2 it will be fair".split(), 4)
+    True
+    >>> _own_terms_before("you take 2 it will be fair".split(), 3)
+    False
+    """
+    for k in range(max(1, start - 5), start - 1):
+        if words[k] in _OWN_TERMS_VERBS and (_DIGITS.fullmatch(words[k + 1]) or words[k + 1] in _NUMBER_NAMES) \
+                and not {"i", "we"}.isdisjoint(words[max(0, k - 3):k]) and start - (k + 1) <= 3:
+            return True
+    return False
+
+
+_NUMBER_NAMES = frozenset({"one", "two", "three", "four", "five", "six"})
+"""Numbers in words a share may be said with ("I get two")."""
 
 
 _CONCEDING = frozenset({"while", "although", "though", "whereas", "whilst"})

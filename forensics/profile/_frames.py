@@ -215,7 +215,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("consent verb", 'Verbs that consent when their object is the proposal (R20: "I agree", "I\'ll take it", "I '
      'can do that").',
      frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize", "confirm",
-                "accommodate", "accomodate"})),
+                "accommodate", "accomodate", "spare"})),
     ("contentment", 'Words of contentment that consent with "with that" ("I\'m ok with that", R20).',
      frozenset({"ok", "fine", "good", "happy", "satisfied", "content", "cool", "down", "agreeable", "alright",
                 "comfortable"})),

@@ -345,6 +345,18 @@ guard that reads "... and you have a deal" as a demand needs a demand before the
 interjections before it: "Okay, then we have a deal." consents); and what stands before a "but" ahead of a
 consent is a concession that negates and hedges nothing after it ("not ideal but I can work with that").
 Every held-out split reads as under 8.
+10 adds three consent rules of the guide's D1, from the eighth draw once it was read: the proposal said to be no
+trouble ("I have no problem with that"), a verb of making room for it ("I can accommodate that"), and "sounds
+like deal" with its article dropped (``tests/test_commitments_v10_rules.py``).
+11 adds, from the errors of the ninth and tenth draws once each had been scored and read (``tune-real-9``,
+``tune-real-10``), by mechanism, each checked on made-up sentences and near misses
+(``tests/test_commitments_v11_rules.py``): a consent whose object is amended ("the deal minus 1 food", "your
+offer except the water") and one just after the speaker's own share ("I will take 2, it will be fair") are
+counter-offers (D5), no consent; a give with no price said after the message's one trade, in a later
+sentence, is more of its give side (R14); a number before "items" or "things" counts every good together,
+no one good left out; and consent in other words: "I can spare that", "I can do that no problem", an
+emphatic "does" in the copula ("that does seem fair"), a degree word inside a consent phrase ("sounds like
+a pretty great deal").
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -706,7 +718,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "10"
+    version = "11"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
@@ -1138,6 +1150,9 @@ class HeuristicExtractor:
                 j += 1
             if j < n and tags[j] is not None:
                 return hits  # "3 packages of water": the item's own number
+            if not _TOTAL_NOUNS.isdisjoint(words[i + 1:j]):
+                return hits  # (v11) "you will get five packages of items", "you get 6 items": a count of all the
+                # goods together, no one good left out
             if j > i + 1 and words[j - 1] == "of" and j < n and words[j] in ("them", "those", "these", "it", "mine",
                                                                           "ours", "yours"):
                 j = n  # "you can have 2 of them"; (v8) "I'll give you two of mine": the good named last
@@ -2107,6 +2122,8 @@ class HeuristicExtractor:
         offers = _shares_folded(kept)
         if len(offers) > 1:
             offers = _gives_added(offers)
+        if len(offers) > 1:
+            offers = _gives_joined(offers)
         if asks and not priced and len(offers) == 1:
             # shares of single goods folded into one allocation ("wood: you get 1, I get 2. food: you get
             # 1, I get 2. I really need 2 water"): an ask in another sentence is more of its price (R14)
@@ -2152,6 +2169,9 @@ they stand for the good named last (rule 7)."""
 _PARTITIVE = frozenset({"all", "both", "some", "most", "half", "each"})
 """Words that take a part of what a pronoun stands for ("you can have all of that")."""
 
+_TOTAL_NOUNS = frozenset({"items", "item", "things", "thing"})
+"""(v11) Nouns after a number that count every good together ("you get 6 items", "five packages of items"),
+not one good whose noun is left out."""
 _BARE_FOLLOWERS = frozenset({",", "and", "for", "if", "each", "then", "now", "too", "or", "but", "so", "in", "->",
                              "=", "please", "instead", "from", "with", "since", "because", "as", "you", "i", "is",
                              "would", "will", "to", "left", "total", "at", "per", "apiece", "up", "down", "back",
@@ -2879,6 +2899,43 @@ def _gives_added(offers: list[list[Any]]) -> list[list[Any]]:
         before[-1][1] = before[-1][1] + o[1]
         out.remove(o)
     return out
+
+
+_ALTERNATIVES = frozenset({"or", "alternatively", "otherwise", "instead", "else"})
+"""Words opening a clause that offers something in place of what was said before it ("Or you can have ...")."""
+
+
+def _gives_joined(offers: list[list[Any]]) -> list[list[Any]]:
+    """(v11) "I can give you two, if I get all the food. You can have most of the water.": a give with no
+    price said after the message's one trade, in a later clause, is more of that trade's give side (R14: a
+    message with a give side and a receive side is one ``trade``, even when they sit in different
+    sentences).  Only goods named outright (not a number whose noun is left out, nor a pronoun), none of
+    them already on the trade's give side (a good given again is a second offer or the same one said twice,
+    R19), not an alternative ("Or you can have the water"), and not said as an addition ("I'll also give you
+    2 firewood", "... as well", "... too": a second offer beside a priced one, R19, as :func:`_gives_added`
+    reads it).  With two trades in the message, which one the give belongs to is not said, and nothing is
+    joined."""
+    trades = [o for o in offers if o[2]]
+    if len(trades) != 1:
+        return offers
+    trade = trades[0]
+    out = list(offers)
+    for o in offers:
+        if o[2] or o[0].clause.first <= trade[0].clause.first:
+            continue
+        if any(h.left_out or h.pronoun for h in o[1]) or o[0].clause.words[:1] and \
+                o[0].clause.words[0] in _ALTERNATIVES or _said_as_addition(o[0].clause.words):
+            continue
+        if not {h.item for h in o[1]}.isdisjoint({h.item for h in trade[1]}):
+            continue
+        trade[1] = trade[1] + o[1]
+        out.remove(o)
+    return out
+
+
+def _said_as_addition(words: list[str]) -> bool:
+    """The clause says its goods come on top of something ("also", "too", "as well")."""
+    return "also" in words or "too" in words or any(words[k:k + 2] == ["as", "well"] for k in range(len(words) - 1))
 
 
 def _priced_further(offer: list[Any], asks: list[_Hit]) -> None:
