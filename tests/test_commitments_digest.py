@@ -84,10 +84,12 @@ DIGESTS: dict[str, dict[str, str]] = {
     # version 11: counter-offers (a consent amended, or just after the speaker's own share), a give after the one
     # trade joined to it, counts of all goods, consent in other words; written from the ninth and tenth draws once
     # each had been scored and read; of the files stored for 10, the fourth, seventh, ninth and tenth draws' readings
-    # changed, no other's (the eleventh joins the table once it has been scored)
+    # changed, no other's; the eleventh draw, scored once under 10 and 11 (the same figures), joins the table (its
+    # readings hashed, never printed)
     "11": {
         "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
         "commitments-general-real-eighth.jsonl": "e552d2a546c90c784c935cb3947156bfed3be3dca6e6fd71dcdf50661d54134f",
+        "commitments-general-real-eleventh.jsonl": "11fec5bfed281b362bdbc6056764d7178aab6a26dbaaff81a2c30c70ba023935",
         "commitments-general-real-fifth.jsonl": "8d66d016be6328107cbb461c38c3086f21c8586efb5869b56fb1873238b40cb1",
         "commitments-general-real-fourth.jsonl": "4230fb8778e7b6c692ca1b2428ce531f89a0d0ff67c6e7def0d55ffa7a804cd2",
         "commitments-general-real-ninth.jsonl": "bb27c54948b7be640a7fadd14d3d6022f321c689dad0656c21f2e3522032a9cd",
