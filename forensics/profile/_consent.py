@@ -763,7 +763,7 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
 
 
 _AMENDING = frozenset({"minus", "except", "excluding", "plus", "less", "without"})
-"""Words right after a consent that amend the proposal it takes ("the deal minus 1 food")."""
+"""Words that, standing just after a consent, amend the proposal it takes ("the deal minus 1 food")."""
 _NOT_AMENDING = frozenset({"a", "any", "doubt", "question", "questions", "hesitation", "problem", "problems",
                            "issue", "issues", "complaint", "complaints", "fail", "worry", "worries"})
 """Words after "without" that amend nothing ("works for me without a doubt", "without any problem")."""
@@ -791,6 +791,8 @@ def _amended(words: list[str], end: int) -> bool:
 
 _OWN_TERMS_VERBS = frozenset({"take", "get", "keep", "have"})
 """Verbs of the speaker's own share ("I will take 2")."""
+_NUMBER_NAMES = frozenset({"one", "two", "three", "four", "five", "six"})
+"""Numbers in words a share may be said with ("I get two")."""
 
 
 def _own_terms_before(words: list[str], start: int) -> bool:
@@ -809,10 +811,6 @@ def _own_terms_before(words: list[str], start: int) -> bool:
                 and not {"i", "we"}.isdisjoint(words[max(0, k - 3):k]) and start - (k + 1) <= 3:
             return True
     return False
-
-
-_NUMBER_NAMES = frozenset({"one", "two", "three", "four", "five", "six"})
-"""Numbers in words a share may be said with ("I get two")."""
 
 
 _CONCEDING = frozenset({"while", "although", "though", "whereas", "whilst"})

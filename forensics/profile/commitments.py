@@ -2923,8 +2923,9 @@ def _gives_joined(offers: list[list[Any]]) -> list[list[Any]]:
     for o in offers:
         if o[2] or o[0].clause.first <= trade[0].clause.first:
             continue
-        if any(h.left_out or h.pronoun for h in o[1]) or o[0].clause.words[:1] and \
-                o[0].clause.words[0] in _ALTERNATIVES or _said_as_addition(o[0].clause.words):
+        words = o[0].clause.words
+        if any(h.left_out or h.pronoun for h in o[1]) or (words[:1] and words[0] in _ALTERNATIVES) or \
+                _said_as_addition(words):
             continue
         if not {h.item for h in o[1]}.isdisjoint({h.item for h in trade[1]}):
             continue

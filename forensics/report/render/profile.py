@@ -47,8 +47,7 @@ counts that rest on it.  The figures are those of the benches' held-out splits f
 Daishi-style lines; two splits of a campsite-supplies negotiation corpus; two games of an alliance-game
 chat corpus, measured under version 8: version 9's two consent rules changed no held-out reading where it
 could be measured, and version 10's three read the two campsite splits of its figures as version 9 does;
-version 11's campsite figure is one split drawn and labelled after its rules' sources were, which version 10
-reads the same); an extractor not listed (another version, one of the user's own) gets no such line."""
+version 11's campsite figure is one blind split no rule was written from, which version 10 reads the same); an extractor not listed (another version, one of the user's own) gets no such line."""
 
 
 def _cell(x: Any, markdown: bool = False) -> str:
