@@ -6,9 +6,10 @@ Usage::
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
                                         [--real-ninth [PATH]] [--real-tenth [PATH]] [--real-eleventh [PATH]]
+                                        [--real-twelfth [PATH]]
                                         [--tune-real PATH] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-11|
+                                        [--split holdout|holdout-real-4|holdout-real-11|holdout-real-12|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-8|tune-real-9|
                                                  tune-real-10|tune-real-pool|all|both]
@@ -97,7 +98,12 @@ tune split ``tune-real-10``, read by default, its block after ``tune-real-9``'s.
 **The eleventh draw of real rows, blind.**  The tenth draw continued, at the odd positions from 57 of the same
 window order (``tests/fixtures/commitments-general-real-eleventh.jsonl``), every row in ``holdout-real-11``, a
 twelfth held-out split, labelled blind the same way.  It is read only when named (``--real-eleventh``), its block
-follows the fourth's, and its rows are never printed one by one.
+follows the fourth's, and its rows are never printed one by one.  Scored once, as the judge of rules v11.
+
+**The twelfth draw of real rows, blind.**  The eleventh draw continued, at the odd positions from 65 of the same
+window order (``tests/fixtures/commitments-general-real-twelfth.jsonl``), every row in ``holdout-real-12``, a
+thirteenth held-out split, labelled blind the same way after rules v11.  It is read only when named
+(``--real-twelfth``), its block follows the eleventh's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -141,8 +147,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4`` and ``holdout-real-11`` when they are read -- the splits to quote: nobody
-tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
+split first, then ``holdout-real-4``, ``holdout-real-11`` and ``holdout-real-12`` when they are read -- the splits
+to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
 ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8``, ``tune-real-9``, ``tune-real-10`` and
 ``tune-real-pool``, each per style.  The header of every block names
 its split.
@@ -247,10 +253,18 @@ ELEVENTH_MARK = "_eleventh_real"
 """The in-memory mark of a row read from the eleventh real file."""
 HOLDOUT_REAL_11 = "holdout-real-11"
 """The split of the eleventh draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_11)
+REAL_TWELFTH = FIXTURE.with_name("commitments-general-real-twelfth.jsonl")
+"""The twelfth draw of real turns, whole dialogues, every row ``holdout-real-12`` (labelled blind after rules v11,
+before any extractor was run on them); read only when named."""
+TWELFTH_MARK = "_twelfth_real"
+"""The in-memory mark of a row read from the twelfth real file."""
+HOLDOUT_REAL_12 = "holdout-real-12"
+"""The split of the twelfth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_11, HOLDOUT_REAL_12)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("eleventh", REAL_ELEVENTH, HOLDOUT_REAL_11, ELEVENTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("eleventh", REAL_ELEVENTH, HOLDOUT_REAL_11, ELEVENTH_MARK),
+    ("twelfth", REAL_TWELFTH, HOLDOUT_REAL_12, TWELFTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -816,7 +830,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-11 when --real-eleventh is given, then "
+                        "holdout-real-11 when --real-eleventh is given, holdout-real-12 when --real-twelfth is given, "
+                        "then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",

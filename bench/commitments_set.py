@@ -15,6 +15,7 @@ Usage::
     python bench/commitments_set.py ninth --train PATH [--turns 150] [--start 39] [--step 2]
     python bench/commitments_set.py tenth --train PATH [--turns 150] [--start 49] [--step 2]
     python bench/commitments_set.py eleventh --train PATH [--turns 150] [--start 57] [--step 2]
+    python bench/commitments_set.py twelfth --train PATH [--turns 150] [--start 65] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -114,6 +115,12 @@ rows were labelled blind.
 draw continued, the same window order's odd positions from 57 on (the tenth stopped at position 55), until it
 holds at least ``--turns`` turns; texts of every labelled file before it, the tenth draw's included, are left out.
 Its rows were labelled blind.
+
+``twelfth`` draws the twelfth batch (``tests/fixtures/commitments-general-real-twelfth.jsonl``,
+:func:`draw_twelfth`), a held-out set only, in a thirteenth held-out split, :data:`HOLDOUT_REAL_12`: the eleventh
+draw continued, the same window order's odd positions from 65 on (the eleventh stopped at position 63), until it
+holds at least ``--turns`` turns; texts of every labelled file before it, the eleventh draw's included, are left
+out.  Its rows are labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
 :data:`TUNE_REAL`), read, run and tuned on: from the same train split, cut into the same windows in the
@@ -580,7 +587,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
 
 def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
-    """The sub-command of a later draw read at the odd positions of the window order (fifth to eleventh)."""
+    """The sub-command of a later draw read at the odd positions of the window order (fifth to twelfth)."""
     p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
@@ -837,6 +844,46 @@ def draw_eleventh(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int 
 # --- end of the eleventh draw ---
 
 
+# --- The twelfth draw (holdout-real-12): the eleventh draw continued, at the odd positions from 65 ---
+
+HOLDOUT_REAL_12 = "holdout-real-12"
+"""The split of the twelfth draw's turns: all of them, only scored."""
+
+TWELFTH_TURNS = 150
+"""How many turns the twelfth draw takes at least (it stops at the end of the window that reaches them)."""
+
+TWELFTH_START = 65
+"""The first position of the fourth draw's window order the twelfth draw reads; it reads 65, 67, 69, ...
+(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
+the ninth 39 to 47, the tenth 49 to 55, the eleventh 57 to 63, and each stopped there; the even positions from 4
+on are the tune-real draw's side, never read by a held-out draw)."""
+
+LABELLED_12 = [*LABELLED_11, FIXTURES / "commitments-general-real-eleventh.jsonl"]
+"""The labelled files before the twelfth draw (every ``commitments*.jsonl`` file before it): every text of any
+of them is left out of it."""
+
+
+def draw_twelfth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = TWELFTH_TURNS,
+                 start: int = TWELFTH_START, step: int = FIFTH_STEP,
+                 size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The twelfth draw: :func:`draw_fifth` from position ``start`` (65) of the window order, in
+    :data:`HOLDOUT_REAL_12`; the turns, and the windows read.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
+    ...                     "participant_info": {}} for d in range(200)])  # 20,780 characters: 70 windows
+    >>> order = window_order(len(text), size=300)
+    >>> rows, windows = draw_twelfth(text, [], wanted=1, size=300)
+    >>> windows == [order[65]], {r["split"] for r in rows}
+    (True, {'holdout-real-12'})
+    >>> windows == draw_fifth(text, [], 1, start=65, size=300)[1] and order[63] not in windows
+    True
+    """
+    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_12)
+
+
+# --- end of the twelfth draw ---
+
+
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
 
 TUNE_REAL = "tune-real"
@@ -945,10 +992,12 @@ def main(argv: list[str] | None = None) -> int:
                   "holdout-real-10 only: the ninth draw's windows continued at the odd positions from 49")
     _add_odd_draw(sub, "eleventh", LABELLED_11, ELEVENTH_TURNS, ELEVENTH_START,
                   "holdout-real-11 only: the tenth draw's windows continued at the odd positions from 57")
+    _add_odd_draw(sub, "twelfth", LABELLED_12, TWELFTH_TURNS, TWELFTH_START,
+                  "holdout-real-12 only: the eleventh draw's windows continued at the odd positions from 65")
     args = parser.parse_args(argv)
-    if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh"):
+    if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"):
         odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh, "eighth": draw_eighth,
-                     "ninth": draw_ninth, "tenth": draw_tenth, "eleventh": draw_eleventh}
+                     "ninth": draw_ninth, "tenth": draw_tenth, "eleventh": draw_eleventh, "twelfth": draw_twelfth}
         return _run_odd_draw(args, odd_draws[args.command])
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled
