@@ -53,7 +53,7 @@ from collections.abc import Callable, Mapping
 
 from ._frames import (
     ACCEPT_BY_FIRST, COMMITTING, CONSENT_VERBS, CONSENT_WORDS, CONTENT_WORDS, DEAL_NEGATORS, DEAL_NOUNS, GIVE_VERBS,
-    HEDGES, HOPED, INTERJECTIONS, PRONOUNS, PROPOSAL_NOUNS, WISHED,
+    HEDGES, HOPED, INTERJECTIONS, NUMBER_WORDS, PRONOUNS, PROPOSAL_NOUNS, WISHED,
 )
 
 __all__ = ["accepts"]
@@ -791,8 +791,10 @@ def _amended(words: list[str], end: int) -> bool:
 
 _OWN_TERMS_VERBS = frozenset({"take", "get", "keep", "have"})
 """Verbs of the speaker's own share ("I will take 2")."""
-_NUMBER_NAMES = frozenset({"one", "two", "three", "four", "five", "six"})
-"""Numbers in words a share may be said with ("I get two")."""
+_NUMBER_NAMES = frozenset(w for w, n in NUMBER_WORDS.items()
+                          if 1 <= n <= 6 and w not in ("a", "an", "single", "couple", "pair", "both"))
+"""Numbers in words a share may be said with ("I get two"): the plain cardinals one to six of the number
+words (a campsite share counts at most a few of a good)."""
 
 
 def _own_terms_before(words: list[str], start: int) -> bool:

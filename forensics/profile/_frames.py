@@ -45,8 +45,17 @@ __all__ = [
     "DELIBERATE", "OPINIONS", "WISHES", "ADVICE", "CONSENT_WORDS", "CONSENT_VERBS", "CONTENT_WORDS", "CONTENT",
     "COMMITTING", "HOPED", "WISHED", "DEAL_NOUNS", "DEAL_NEGATORS", "PROPOSAL_NOUNS", "FURTHER", "WILLING", "TO_FRAMES", "SUITS",
     "SPEAKER", "OWNED", "YOU", "THIRD", "PRONOUNS", "AGGRESSION", "NOT_RESTRAINT", "PEACE_WORDS", "MEET_VERBS", "AT_PREPOSITIONS", "DIRECT_MEET", "ENTERING", "LEAVING", "OUT_VERBS", "SUPPORT_VERBS", "QUESTION_OPENERS", "OPENERS_BY_FIRST", "RUN_ON_OPENERS",
-    "CHECKS", "CHECK_WORDS", "ACCEPT_PHRASES", "ACCEPT_BY_FIRST",
+    "CHECKS", "CHECK_WORDS", "ACCEPT_PHRASES", "ACCEPT_BY_FIRST", "NUMBER_WORDS",
 ]
+
+NUMBER_WORDS: Mapping[str, int] = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12, "couple": 2, "single": 1,
+    "both": 2, "pair": 2, "no": 0, "zero": 0, "none": 0,
+}
+"""Number words; "no", "zero" and "none (of)" are 0: "you get two food and no firewood" hands no firewood
+over (D3)."""
 
 _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     # -- who ---------------------------------------------------------------------------------------------

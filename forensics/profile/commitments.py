@@ -383,7 +383,7 @@ from ._consent import accepts
 from ._tokens import tokens
 from ._frames import (
     ADVICE, AGREEMENT, ASKED_WITHIN, CHECKS, CHECK_WORDS, COMPLAINTS, CONDITIONS, CONTENT, FURTHER, GIVE_VERBS,
-    HEDGES, HYPOTHETICAL_PAST, INTERJECTIONS, NAMED_PROPOSALS, NEGATIONS, NOUN_OPENERS, OFFER_VERBS,
+    HEDGES, HYPOTHETICAL_PAST, INTERJECTIONS, NAMED_PROPOSALS, NEGATIONS, NOUN_OPENERS, NUMBER_WORDS, OFFER_VERBS,
     OPENERS_BY_FIRST, ORDER_VERBS, OWNED, PAST_VERBS, PLANNED_GIVE, PRONOUNS, RECEIVE_VERBS, REPORTED, REPORTING,
     RUN_ON_OPENERS, SPEAKER, SPEAKER_GERUNDS, SUITS, TAGS, THIRD, TO_FRAMES, VERB_CUE_WORDS, WILLING, YOU, cancelled,
     has_phrase, verb_role,
@@ -502,15 +502,7 @@ def extractor_info(extractor: CommitmentExtractor) -> dict[str, Any]:
 
 # -- word classes ----------------------------------------------------------------------------
 
-_NUMBER_WORDS: Mapping[str, int] = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12, "couple": 2, "single": 1,
-    "both": 2, "pair": 2, "no": 0, "zero": 0, "none": 0,
-}
-"""Number words; "no", "zero" and "none (of)" are 0: "you get two food and no firewood" hands no firewood
-over (D3)."""
-_BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one", "no", "zero",
+_BARE_NUMBER_WORDS = frozenset(NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one", "no", "zero",
                                                  "none"}
 """Number words that can stand for a quantity whose noun is left out ("give you two")."""
 _BARE_CANDIDATES = _BARE_NUMBER_WORDS | {"one", "it", "them", "that", "those", "all", "more"}
@@ -594,8 +586,8 @@ def _quantity(token: str) -> tuple[bool, int | None]:
         m = _TIMES_BEFORE.fullmatch(token)
         if m:
             return True, int(m.group(1))
-    elif token in _NUMBER_WORDS:
-        return True, _NUMBER_WORDS[token]
+    elif token in NUMBER_WORDS:
+        return True, NUMBER_WORDS[token]
     return False, None
 
 
@@ -604,7 +596,7 @@ def _bare_number(token: str) -> int | None:
     if token[:1].isdigit() and _DIGITS.fullmatch(token):
         return int(token)
     if token in _BARE_NUMBER_WORDS:
-        return _NUMBER_WORDS[token]
+        return NUMBER_WORDS[token]
     return None
 
 
