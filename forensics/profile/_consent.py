@@ -383,12 +383,14 @@ def _consent_act(words: list[str]) -> bool:
     n = len(words)
     for v in [v for v, w in enumerate(words) if w in CONSENT_VERBS]:
         s = v - 1
+        if words[v] == "submit" and words[max(0, v - 3):v] == ["go", "ahead", "and"]:
+            s = v - 4  # (v12) "I'll go ahead and submit it": the speaker's own act (not the order "go ahead and ...")
         while s >= 0 and words[s] in COMMITTING:
             s -= 1
         let_us = s > 0 and words[s - 1] == "let" and words[s] == "us"
         if s < 0 or (words[s] not in ("i", "we") and not let_us):
             continue
-        if words[v] in ("take", "do", "go", "work", "live", "settle", "finalize", "spare") and s == v - 1 and \
+        if words[v] in ("take", "do", "go", "work", "live", "settle", "finalize", "spare", "submit") and s == v - 1 and \
                 not let_us:
             continue
         o = v + 1
@@ -411,8 +413,9 @@ def _consent_act(words: list[str]) -> bool:
             end = o + 1
         elif obj in ("me", "us") and words[v] == "agree" and words[o - 1] == "to":
             end = o + 1  # "I will agree to me getting 3 food": consent to the split said
-        elif words[v] in ("agree", "accept", "finalize") and obj in ("", ",", "!", "then", "too", "and", "now"):
-            end = v + 1  # (v8) "I'm ready to finalize": closing the deal on the table, said with no object
+        elif words[v] in ("agree", "accept", "finalize", "submit") and obj in ("", ",", "!", "then", "too", "and", "now"):
+            end = v + 1  # (v8) "I'm ready to finalize": closing the deal on the table, said with no object; (v12)
+            # "I will submit.", "I'll submit then": submitting the deal (R20), its object left out
         else:
             continue
         end = _proposal_by_whom(words, end)
@@ -500,7 +503,7 @@ def _consent_state(words: list[str]) -> bool:
             return True
     for a in [a for a, w in enumerate(words) if w in PROPOSAL_NOUNS and w not in ("one", "plan", "idea")]:
         j = a - 1
-        if j < 1 or words[j] not in ("fair", "reasonable", "acceptable", "workable", "equitable"):
+        if j < 1 or words[j] not in ("fair", "reasonable", "acceptable", "workable", "equitable", "agreeable"):
             continue  # "that is a good deal" may praise the speaker's own offer
         while j > 0 and words[j - 1] in _DEGREE:
             j -= 1
@@ -525,6 +528,20 @@ def _consent_state(words: list[str]) -> bool:
     return False
 
 
+def _speaker_commits(words: list[str], v: int) -> int:
+    """The index of the speaker ("I", "we") whose chain of committing words (:data:`COMMITTING`: "will", "can",
+    "am willing to") stands before the verb at ``v``, -1 when there is none (a chain needs a word before the verb:
+    "we make that deal" is no commitment to it).
+
+    >>> _speaker_commits("i am willing to make that deal".split(), 4), _speaker_commits("we make it".split(), 1)
+    (0, -1)
+    """
+    s = v - 1
+    while s >= 0 and words[s] in COMMITTING:
+        s -= 1
+    return s if s >= 0 and s < v - 1 and words[s] in ("i", "we") else -1
+
+
 def _deal_made(words: list[str]) -> bool:
     """R20's statement that the two now have a deal, with or without its article: "you have deal",
     "we got a deal", "let's make the deal", "yes we can make a deal" -- not a hope ("I hope we can
@@ -536,6 +553,7 @@ def _deal_made(words: list[str]) -> bool:
         while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet", "mutually", "beneficial",
                                       "reasonable"):
             j -= 1
+        pointed = j >= 0 and words[j] in ("this", "that")
         if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
             j -= 1
         if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
@@ -552,6 +570,8 @@ def _deal_made(words: list[str]) -> bool:
         elif words[j] in ("make", "reach", "strike") and j > 1 and words[j - 2:j] == ["we", "could"] and \
                 not _GLAD.isdisjoint(words[max(0, j - 5):j - 2]):
             start = j - 2  # (v8) "glad we could make a deal": gladness at a deal made, as "glad we could work it out"
+        elif words[j] == "make" and pointed and _speaker_commits(words, j) >= 0:
+            start = _speaker_commits(words, j)  # (v12) "I am willing to make that deal": the deal on the table made
         elif words[i] != "deal" and not (words[j] in ("have", "got") and words[j - 1] == "we"):
             continue  # (v8) "we have a fair arrangement / compromise": a deal the two have, as "we have a deal"
         elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):

@@ -224,7 +224,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("consent verb", 'Verbs that consent when their object is the proposal (R20: "I agree", "I\'ll take it", "I '
      'can do that").',
      frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize", "confirm",
-                "accommodate", "accomodate", "spare"})),
+                "accommodate", "accomodate", "spare", "submit"})),
     ("contentment", 'Words of contentment that consent with "with that" ("I\'m ok with that", R20).',
      frozenset({"ok", "fine", "good", "happy", "satisfied", "content", "cool", "down", "agreeable", "alright",
                 "comfortable"})),
@@ -248,7 +248,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "great", "my", "his", "her", "their", "from", "away"})),
     ("proposal", 'What a proposal is called ("your offer", "that deal", "this split").',
      frozenset({"deal", "offer", "trade", "proposal", "split", "compromise", "terms", "arrangement", "plan", "one",
-                "counter", "counteroffer", "idea", "suggestion", "distribution"})),
+                "counter", "counteroffer", "idea", "suggestion", "distribution", "solution"})),
     ("named proposal", 'The proposal named after "accept / take your": consent, no goods taken ("I\'m willing to '
      'accept your offer on food").',
      frozenset({"offer", "deal", "proposal", "suggestion", "terms"})),

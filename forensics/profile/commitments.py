@@ -357,6 +357,12 @@ sentence, is more of its give side (R14); a number before "items" or "things" co
 no one good left out; and consent in other words: "I can spare that", "I can do that no problem", an
 emphatic "does" in the copula ("that does seem fair"), a degree word inside a consent phrase ("sounds like
 a pretty great deal").
+12 adds, from the errors of the eleventh draw once it had been scored and read (``tune-real-11``) beside the earlier
+tune splits, by mechanism, each checked on made-up sentences and near misses
+(``tests/test_commitments_v12_rules.py``): the speaker submitting the deal on the table ("I will submit it",
+"I'll go ahead and submit it", "I will submit." -- R20's "submitting the deal") or making it ("I am willing to
+make that deal") consents; so does a proposal called "agreeable" or a "workable solution" (D1); and "I was
+thinking (that) I would get ..." frames the proposal after it as "I think" does (R7), no hedge.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -569,6 +575,33 @@ _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 
 
 
+_THINKING_SUBJECTS = frozenset({"that", "i", "we", "you"})
+"""Words after "thinking" that open the clause it frames ("I was thinking that I would get 2 water", "I'm thinking
+you take the food"), as "I think" frames one (:func:`_thinking_framed`)."""
+
+
+def _thinking_framed(words: list[str]) -> list[str]:
+    """(v12) ``words`` with "thinking" read as "think" where the speaker's "I was / I am thinking" frames the clause
+    after it: the guide's R7 names "I think" among the words that frame an act and do not hedge it, and "I was
+    thinking (that) I would get 2 water and you can have 3 food" proposes as "I think I would get ..." does.
+    "Thinking" stays a hedge elsewhere: "thinking about / of giving you water" weighs an act (R8's plans), and
+    another's thinking ("you were thinking that ...") reports it.
+
+    >>> _thinking_framed("i was thinking that i would get 2 water".split())[2]
+    'think'
+    >>> [_thinking_framed(t.split())[2] for t in ("i was thinking about giving you water", "you were thinking that i")]
+    ['thinking', 'thinking']
+    """
+    if "thinking" not in words:
+        return words
+    out = list(words)
+    for k in [k for k, w in enumerate(words) if w == "thinking"]:
+        if k >= 2 and words[k - 1] in ("am", "was") and words[k - 2] == "i" and \
+                words[k + 1:k + 2] and words[k + 1] in _THINKING_SUBJECTS:
+            out[k] = "think"
+    return out
+
+
 def _after_last_comma(words: list[str]) -> int:
     """The index after the last comma of ``words``, 0 when none.
 
@@ -710,7 +743,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "11"
+    version = "12"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
@@ -740,7 +773,7 @@ class HeuristicExtractor:
         raw = list(map(_WORD, toks))
         mentions = tuple([w for w in raw if w not in _BOUNDARY])
         words, offsets, tags = self._names(toks, raw)
-        found = self._message(words, offsets, tags, len(capped))
+        found = self._message(_thinking_framed(words), offsets, tags, len(capped))
         if len(found) > 1:  # (most messages hold one commitment or none: nothing to compare)
             seen: set[tuple[Any, ...]] = set()
             kept: list[Commitment] = []
