@@ -106,7 +106,8 @@ DIGESTS: dict[str, dict[str, str]] = {
     },
     # version 12: consent by submitting or making the deal on the table, a proposal called agreeable or a workable
     # solution, "I was thinking (that)" framing a proposal; written from the eleventh draw once it had been scored and
-    # read; of the files stored for 11, the ninth and eleventh draws' readings changed, no other's
+    # read; of the files stored for 11, the ninth and eleventh draws' readings changed, no other's; the twelfth draw,
+    # scored once under 11 and 12 (the same figures), joins the table (its readings hashed, never printed)
     "12": {
         "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
         "commitments-general-real-eighth.jsonl": "e552d2a546c90c784c935cb3947156bfed3be3dca6e6fd71dcdf50661d54134f",
@@ -119,6 +120,7 @@ DIGESTS: dict[str, dict[str, str]] = {
         "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
         "commitments-general-real-tenth.jsonl": "14f7bfd0116d44d14ed0224797c6f60196fa680d47ded199035026073116cec5",
         "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
+        "commitments-general-real-twelfth.jsonl": "e2c9350897764b3489bdf3643939af5e4d4deafa3b4292714d0de8b00896580a",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
         "commitments-general-tune-real.jsonl": "99a8230408906d5f5d3410c81183a2d7af1e0cfbecedb29ae718ac5d1d2ef6fd",
         "commitments-general.jsonl": "a9265f456cbb72b65d2bfd9a9564a76cefcd2a515aefbeab966ab13c5667652f",
