@@ -6,10 +6,10 @@ Usage::
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
                                         [--real-ninth [PATH]] [--real-tenth [PATH]] [--real-eleventh [PATH]]
-                                        [--real-twelfth [PATH]]
+                                        [--real-twelfth [PATH]] [--real-thirteenth [PATH]]
                                         [--tune-real PATH] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-12|
+                                        [--split holdout|holdout-real-4|holdout-real-12|holdout-real-13|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-8|tune-real-9|
                                                  tune-real-10|tune-real-11|tune-real-pool|all|both]
@@ -104,7 +104,13 @@ written from it, with the twelfth draw kept unread for their test.
 **The twelfth draw of real rows, blind.**  The eleventh draw continued, at the odd positions from 65 of the same
 window order (``tests/fixtures/commitments-general-real-twelfth.jsonl``), every row in ``holdout-real-12``, a
 thirteenth held-out split, labelled blind the same way after rules v11.  It is read only when named
-(``--real-twelfth``), its block follows the fourth's, and its rows are never printed one by one.
+(``--real-twelfth``), its block follows the fourth's, and its rows are never printed one by one.  Scored once, as
+the judge of rules v12.
+
+**The thirteenth draw of real rows, blind.**  The twelfth draw continued, at the odd positions from 75 of the same
+window order (``tests/fixtures/commitments-general-real-thirteenth.jsonl``), every row in ``holdout-real-13``, a
+fourteenth held-out split, labelled blind the same way after rules v12 were written.  It is read only when named
+(``--real-thirteenth``), its block follows the twelfth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -148,7 +154,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4`` and ``holdout-real-12`` when they are read -- the splits to quote: nobody
+split first, then ``holdout-real-4``, ``holdout-real-12`` and ``holdout-real-13`` when they are read -- the splits
+to quote: nobody
 tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
 ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8``, ``tune-real-9``, ``tune-real-10``,
 ``tune-real-11`` and ``tune-real-pool``, each per style.  The header of every block names
@@ -261,10 +268,18 @@ TWELFTH_MARK = "_twelfth_real"
 """The in-memory mark of a row read from the twelfth real file."""
 HOLDOUT_REAL_12 = "holdout-real-12"
 """The split of the twelfth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_12)
+REAL_THIRTEENTH = FIXTURE.with_name("commitments-general-real-thirteenth.jsonl")
+"""The thirteenth draw of real turns, whole dialogues, every row ``holdout-real-13`` (labelled blind after rules v12
+were written, before any extractor was run on them); read only when named."""
+THIRTEENTH_MARK = "_thirteenth_real"
+"""The in-memory mark of a row read from the thirteenth real file."""
+HOLDOUT_REAL_13 = "holdout-real-13"
+"""The split of the thirteenth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_12, HOLDOUT_REAL_13)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("twelfth", REAL_TWELFTH, HOLDOUT_REAL_12, TWELFTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("twelfth", REAL_TWELFTH, HOLDOUT_REAL_12, TWELFTH_MARK),
+    ("thirteenth", REAL_THIRTEENTH, HOLDOUT_REAL_13, THIRTEENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -834,7 +849,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-12 when --real-twelfth is given, "
+                        "holdout-real-12 when --real-twelfth is given, holdout-real-13 when --real-thirteenth is given, "
                         "then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")

@@ -39,7 +39,10 @@ included), and continues the ninth draw at the odd positions from 49 of that ord
 holds no text or dialogue of any other labelled file (the tenth's included), and continues the tenth draw at the odd
 positions from 57 of that order.  The twelfth draw (``commitments-general-real-twelfth.jsonl``), labelled blind too,
 passes the same checks, is all ``holdout-real-12``, holds no text or dialogue of any other labelled file (the
-eleventh's included), and continues the eleventh draw at the odd positions from 65 of that order.  The tune-real draw
+eleventh's included), and continues the eleventh draw at the odd positions from 65 of that order.  The thirteenth draw
+(``commitments-general-real-thirteenth.jsonl``), labelled blind too, passes the same checks, is all ``holdout-real-13``,
+holds no text or dialogue of any other labelled file (the twelfth's included), and continues the twelfth draw at the
+odd positions from 75 of that order.  The tune-real draw
 (``commitments-general-tune-real.jsonl``) passes the same checks of form, is all ``tune-real`` (a tune split),
 holds no text of any other labelled file, and comes from dialogues of CaSiNo's train split that no other
 file touched, taken whole from the windows at the even positions from 4 of the fourth draw's window order.
@@ -71,6 +74,7 @@ REAL_NINTH = ROOT / "tests" / "fixtures" / "commitments-general-real-ninth.jsonl
 REAL_TENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-tenth.jsonl"
 REAL_ELEVENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-eleventh.jsonl"
 REAL_TWELFTH = ROOT / "tests" / "fixtures" / "commitments-general-real-twelfth.jsonl"
+REAL_THIRTEENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-thirteenth.jsonl"
 TUNE_REAL = ROOT / "tests" / "fixtures" / "commitments-general-tune-real.jsonl"
 DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
@@ -127,11 +131,13 @@ REAL_NINTH_ROWS = _rows(REAL_NINTH)
 REAL_TENTH_ROWS = _rows(REAL_TENTH)
 REAL_ELEVENTH_ROWS = _rows(REAL_ELEVENTH)
 REAL_TWELFTH_ROWS = _rows(REAL_TWELFTH)
+REAL_THIRTEENTH_ROWS = _rows(REAL_THIRTEENTH)
 TUNE_REAL_ROWS = _rows(TUNE_REAL)
 EVERY_ROW = (ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
              + TUNE_REAL_ROWS + REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS
-             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS)
-_FILE_OF = {**{r["id"]: REAL_TWELFTH.name for r in REAL_TWELFTH_ROWS},
+             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS)
+_FILE_OF = {**{r["id"]: REAL_THIRTEENTH.name for r in REAL_THIRTEENTH_ROWS},
+            **{r["id"]: REAL_TWELFTH.name for r in REAL_TWELFTH_ROWS},
             **{r["id"]: REAL_ELEVENTH.name for r in REAL_ELEVENTH_ROWS},
             **{r["id"]: REAL_TENTH.name for r in REAL_TENTH_ROWS},
             **{r["id"]: REAL_NINTH.name for r in REAL_NINTH_ROWS},
@@ -161,10 +167,11 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     tenth = {r["id"] for r in REAL_TENTH_ROWS}
     eleventh = {r["id"] for r in REAL_ELEVENTH_ROWS}
     twelfth = {r["id"] for r in REAL_TWELFTH_ROWS}
+    thirteenth = {r["id"] for r in REAL_THIRTEENTH_ROWS}
     tune_real = {r["id"] for r in TUNE_REAL_ROWS}
     for row in EVERY_ROW:
         later_files = (later | second | third | fourth | fifth | sixth | seventh | eighth | ninth | tenth | eleventh
-                       | twelfth | tune_real)
+                       | twelfth | thirteenth | tune_real)
         fields = ROW_FIELDS | {"provenance"} if row["id"] in later_files else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
@@ -183,6 +190,7 @@ def test_every_row_has_exactly_the_row_fields() -> None:
             ("holdout-real-10",) if row["id"] in tenth else \
             ("holdout-real-11",) if row["id"] in eleventh else \
             ("holdout-real-12",) if row["id"] in twelfth else \
+            ("holdout-real-13",) if row["id"] in thirteenth else \
             ("tune-real",) if row["id"] in tune_real else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
@@ -735,9 +743,9 @@ def test_sixth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     # (every file but the sixth's own and the seventh's, eighth's, ninth's, tenth's and eleventh's, labelled after it)
     assert {p.name for p in module.LABELLED_6} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_SIXTH.name, REAL_SEVENTH.name, REAL_EIGHTH.name, REAL_NINTH.name,
-                                  REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name}
+                                  REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
     after = {s["id"] for s in REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS
-             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
+             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SIXTH_ROWS, "holdout-real-6", before)
 
@@ -782,9 +790,9 @@ def test_seventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     # (every file but the seventh's own and the eighth's, ninth's, tenth's and eleventh's, labelled after it)
     assert {p.name for p in module.LABELLED_7} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_SEVENTH.name, REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name,
-                                  REAL_ELEVENTH.name, REAL_TWELFTH.name}
+                                  REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
     after = {s["id"] for s in REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS
-             + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
+             + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SEVENTH_ROWS, "holdout-real-7", before)
 
@@ -795,8 +803,8 @@ def test_eighth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_
     # the draw left out the texts of every file labelled before it, the seventh's included
     # (every file but the eighth's own and the ninth's, tenth's and eleventh's, labelled after it)
     assert {p.name for p in module.LABELLED_8} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name}
-    after = {s["id"] for s in REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
+        "commitments*.jsonl")} - {REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
+    after = {s["id"] for s in REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_EIGHTH_ROWS, "holdout-real-8", before)
 
@@ -807,8 +815,8 @@ def test_ninth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     # the draw left out the texts of every file labelled before it, the eighth's included
     # (every file but the ninth's own and the tenth's and eleventh's, labelled after it)
     assert {p.name for p in module.LABELLED_9} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name}
-    after = {s["id"] for s in REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
+        "commitments*.jsonl")} - {REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
+    after = {s["id"] for s in REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_NINTH_ROWS, "holdout-real-9", before)
 
@@ -819,8 +827,8 @@ def test_tenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     # the draw left out the texts of every file labelled before it, the ninth's included
     # (every file but the tenth's own and the eleventh's, labelled after it)
     assert {p.name for p in module.LABELLED_10} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name}
-    after = {s["id"] for s in REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
+        "commitments*.jsonl")} - {REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
+    after = {s["id"] for s in REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_TENTH_ROWS, "holdout-real-10", before)
     # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes
@@ -834,7 +842,7 @@ def test_eleventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_wit
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the tenth's included
     assert {p.name for p in module.LABELLED_11} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_ELEVENTH.name, REAL_TWELFTH.name}
+        "commitments*.jsonl")} - {REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
     after = {s["id"] for s in REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_ELEVENTH_ROWS, "holdout-real-11", before)
@@ -849,13 +857,28 @@ def test_twelfth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the eleventh's included
     assert {p.name for p in module.LABELLED_12} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_TWELFTH.name}
-    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_TWELFTH_ROWS}] + _rows(DAISHI)
+        "commitments*.jsonl")} - {REAL_TWELFTH.name, REAL_THIRTEENTH.name}
+    after = {s["id"] for s in REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
+    before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_TWELFTH_ROWS, "holdout-real-12", before)
-    # the file as labelled blind, pinned before any score: a row or a label changed shows here (its bytes are
+    # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes are
     # hashed; no extractor reads it)
     assert hashlib.sha256(REAL_TWELFTH.read_bytes()).hexdigest() == \
         "30ecc43e8b349c40f16d2abda0552bc0ca8a85e1638a52c5ab89c5e158f23530"
+
+
+def test_thirteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_another_file() -> None:
+    assert len(REAL_THIRTEENTH_ROWS) >= 150
+    module = _module(SET_SCRIPT, "commitments_set")
+    # the draw left out the texts of every file labelled before it, the twelfth's included
+    assert {p.name for p in module.LABELLED_13} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
+        "commitments*.jsonl")} - {REAL_THIRTEENTH.name}
+    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_THIRTEENTH_ROWS}] + _rows(DAISHI)
+    _check_blind_train_rows(REAL_THIRTEENTH_ROWS, "holdout-real-13", before)
+    # the file as labelled blind, pinned before any score: a row or a label changed shows here (its bytes are
+    # hashed; no extractor reads it)
+    assert hashlib.sha256(REAL_THIRTEENTH.read_bytes()).hexdigest() == \
+        "048bccf9f34648e2827d2499a040a80951ef381cfdcede70e76b8d7c10eb9292"
 
 
 @pytest.mark.parametrize(("name", "start", "dialogues", "earlier"), [
@@ -867,17 +890,21 @@ def test_twelfth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
                            ("tenth", 49))),
     ("twelfth", 65, 240, (("fifth", 3), ("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39),
                           ("tenth", 49), ("eleventh", 57))),
+    ("thirteenth", 75, 270, (("fifth", 3), ("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39),
+                             ("tenth", 49), ("eleventh", 57), ("twelfth", 65))),
 ])
 def test_a_later_draw_continues_the_one_before_at_the_odd_positions_from_its_start(
         name: str, start: int, dialogues: int, earlier: tuple[tuple[str, int], ...]) -> None:
     """The seventh draw reads the odd positions from 23 (the sixth stopped at 21), the eighth from 31 (the
     seventh stopped at 29), the ninth from 39 (the eighth stopped at 37), the tenth from 49 (the ninth stopped at
-    47), the eleventh from 57 (the tenth stopped at 55), the twelfth from 65 (the eleventh stopped at 63): window
+    47), the eleventh from 57 (the tenth stopped at 55), the twelfth from 65 (the eleventh stopped at 63), the
+    thirteenth from 75 (the twelfth stopped at 73): window
     by window, every whole dialogue, until the draw holds its turns."""
     module = _module(SET_SCRIPT, "commitments_set")
     draw_later = getattr(module, f"draw_{name}")
     split = {"seventh": "holdout-real-7", "eighth": "holdout-real-8", "ninth": "holdout-real-9",
-             "tenth": "holdout-real-10", "eleventh": "holdout-real-11", "twelfth": "holdout-real-12"}[name]
+             "tenth": "holdout-real-10", "eleventh": "holdout-real-11", "twelfth": "holdout-real-12",
+             "thirteenth": "holdout-real-13"}[name]
     size = 600
     text, order, inside = _synthetic_train(dialogues, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
     assert module.window_order(len(text), size=size) == order and len(order) > start + 7
@@ -910,7 +937,7 @@ def test_a_later_draw_continues_the_one_before_at_the_odd_positions_from_its_sta
         assert windows_before == windows_later and [{**r, "split": split} for r in rows_before] == rows_later
 
 
-def test_the_seventh_to_twelfth_draws_constants() -> None:
+def test_the_seventh_to_thirteenth_draws_constants() -> None:
     module = _module(SET_SCRIPT, "commitments_set")
     assert module.HOLDOUT_REAL_7 == "holdout-real-7" and module.SEVENTH_START == 23
     assert module.LABELLED_7 == [*module.LABELLED_6, REAL_SIXTH] and REAL_SEVENTH not in module.LABELLED_7
@@ -926,6 +953,9 @@ def test_the_seventh_to_twelfth_draws_constants() -> None:
     assert module.HOLDOUT_REAL_12 == "holdout-real-12" and module.TWELFTH_START == 65 \
         and module.TWELFTH_TURNS == 150
     assert module.LABELLED_12 == [*module.LABELLED_11, REAL_ELEVENTH] and REAL_TWELFTH not in module.LABELLED_12
+    assert module.HOLDOUT_REAL_13 == "holdout-real-13" and module.THIRTEENTH_START == 75 \
+        and module.THIRTEENTH_TURNS == 150
+    assert module.LABELLED_13 == [*module.LABELLED_12, REAL_TWELFTH] and REAL_THIRTEENTH not in module.LABELLED_13
 
 
 def test_window_dialogues_reads_only_the_window_its_chat_logs_lie_in() -> None:
