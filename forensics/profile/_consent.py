@@ -423,8 +423,9 @@ def _consent_act(words: list[str]) -> bool:
             end += 2  # (v11) "I can do that no problem": an idiom of assent closing the consent
         after = words[end] if end < n else ""
         if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
-                         "thank", "friend", "buddy", "mate", "sounds", "seems", "looks"):
-            # "I can do that sounds good": a second clause run on with no stop still ends the object
+                         "thank", "friend", "buddy", "mate", "sounds", "seems", "looks", "since", "because"):
+            # "I can do that sounds good": a second clause run on with no stop still ends the object; (v13) "we can
+            # do that since you gave me more water": a reason given for the consent closes its object too
             continue  # "I'll do that later", "I can accept that the lake ...": not the proposal
         if _consent_at(words, s, end):
             return True

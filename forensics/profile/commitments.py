@@ -363,6 +363,12 @@ tune splits, by mechanism, each checked on made-up sentences and near misses
 "I'll go ahead and submit it", "I will submit." -- R20's "submitting the deal") or making it ("I am willing to
 make that deal") consents; so does a proposal called "agreeable" or a "workable solution" (D1); and "I was
 thinking (that) I would get ..." frames the proposal after it as "I think" does (R7), no hedge.
+13 adds, from the errors of the twelfth draw once it had been scored and read (``tune-real-12``), by mechanism,
+each checked on made-up sentences and near misses (``tests/test_commitments_v13_rules.py``): a restatement checked
+by a question of check words alone, its copula dropped ("That correct right?"), and one asked as which proposal is
+meant ("are you talking about where I get 2 food and ...") check understanding (R3), no commitment; the speaker
+reporting its own earlier words ("I said I would get all 3 firewood") claims the past (R8); and a reason after a
+consent act ("we can do that since you gave me more water") leaves the consent standing.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -570,6 +576,28 @@ _CHECKS_BY_LAST: Mapping[str, tuple[tuple[str, ...], ...]] = {
 """The checks of a restatement by their last word (rule 3)."""
 _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 """The words a clause splits at into alternative offers (rule 3)."""
+_CHECK_ALONE = frozenset({"correct", "right", "that", "is", "this", "it", "all", "so"})
+"""(v13) The words of a question that only checks the terms just restated, its copula dropped or not ("Correct?",
+"That correct right?", "is that all right?"): R3's restatement made to check understanding."""
+def _which_proposal(words: list[str]) -> bool:
+    """(v13) The clause asks which proposal the addressee means, restating its terms: "are you talking about where
+    I get 2 food and you get 1 water" -- R3's restatement made to check understanding, no commitment.  The terms
+    must follow in the clause itself (a number after the question's words): "are you talking about the water?
+    You can have 2" asks about a good, and the offer after it stands.
+
+    >>> _which_proposal("are you talking about where i get 2 food".split())
+    True
+    >>> _which_proposal("are you talking about the water".split())
+    False
+    """
+    for k in range(len(words) - 3):
+        if words[k:k + 4] == ["are", "you", "talking", "about"]:
+            return any(_quantity(w)[0] for w in words[k + 4:])
+    return False
+
+
+_OWN_WORDS_REPORTED = frozenset({"said", "told", "mentioned", "suggested", "proposed", "offered"})
+"""(v13) Verbs with which the speaker reports its own earlier words (:meth:`HeuristicExtractor._cue_reported`)."""
 
 # places ------------------------------------------------------------------------------------------
 
@@ -743,7 +771,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "12"
+    version = "13"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
@@ -987,8 +1015,9 @@ class HeuristicExtractor:
             has_phrase(c.words, phrase) for last in CHECK_WORDS.intersection(present) for phrase in _CHECKS_BY_LAST[last]
             if present.issuperset(phrase) for c in clauses) or not present.isdisjoint(("correct", "right")) and any(
             c.question and (c.words[-2:] in ([",", "correct"], [",", "right"]) or (
-                len(c.words) == 1 and c.words[0] in ("correct", "right"))) for c in clauses)
-        # "..., correct?", "... . Correct?"
+                _CHECK_ALONE.issuperset(c.words) and not {"correct", "right"}.isdisjoint(c.words))) for c in clauses) \
+            or ("talking" in present and any(_which_proposal(c.words) for c in clauses))
+        # "..., correct?", "... . Correct?", (v13) "... . That correct right?", "are you talking about where I get ..."
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
@@ -1770,11 +1799,31 @@ class HeuristicExtractor:
             k = i + 2 if r.next(i) == "you" else i + 1
             if k >= len(words) or words[k] != "for":
                 return None
+        elif self._own_words_reported(words, i):
+            pass  # (v13) "I said I would get all 3 firewood and ...": the speaker's earlier words, a report (R8)
         elif self._subject(words, i) not in ("you", "third") or (i > 0 and words[i - 1] in NOUN_OPENERS):
             return None
         r.concession = True
         r.turn("void")
         return i + 1
+
+    @staticmethod
+    def _own_words_reported(words: list[str], i: int) -> bool:
+        """(v13) The speaker reporting what it said earlier, the words reported right after the verb: "I said I would
+        get all 3 firewood", "no I said I can trade you 3 waters", "I told you that ..." -- a claim about the past
+        (R8), as what the addressee said is.  Not "like / as I said, ...", which says the terms again as the
+        speaker's own now, nor a verb with something between it and its subject ("I said before ...").
+
+        >>> f = HeuristicExtractor._own_words_reported
+        >>> f("i said i would get 3 water".split(), 1), f("like i said , i can give 3".split(), 2)
+        (True, False)
+        """
+        if words[i] not in _OWN_WORDS_REPORTED or i < 1 or words[i - 1] != "i":
+            return False
+        if i >= 2 and words[i - 2] in ("like", "as"):
+            return False
+        k = i + 1 + (words[i + 1:i + 2] == ["you"] and words[i] == "told")
+        return k < len(words) and words[k] in ("i", "we", "you", "that")
 
     def _cue_past(self, r: _Walk, i: int) -> int | None:
         """A past tense or a debt is a claim: the goods after it are on nobody's side.  The first of
