@@ -129,7 +129,8 @@ DIGESTS: dict[str, dict[str, str]] = {
     },
     # version 13: restatements checked by check words alone or by asking which proposal is meant, the speaker's own
     # earlier words reported, a reason after a consent act; written from the twelfth draw once it had been scored and
-    # read; of the files stored for 12, only the twelfth draw's readings changed
+    # read; of the files stored for 12, only the twelfth draw's readings changed; the thirteenth draw, scored once
+    # under 12 and 13 (the same figures), joins the table (its readings hashed, never printed)
     "13": {
         "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
         "commitments-general-real-eighth.jsonl": "e552d2a546c90c784c935cb3947156bfed3be3dca6e6fd71dcdf50661d54134f",
@@ -142,6 +143,7 @@ DIGESTS: dict[str, dict[str, str]] = {
         "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
         "commitments-general-real-tenth.jsonl": "14f7bfd0116d44d14ed0224797c6f60196fa680d47ded199035026073116cec5",
         "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
+        "commitments-general-real-thirteenth.jsonl": "42cf7249e9a60ca27a029a1eed3236cce25a97a063b2ae1d2c5e10241d80547c",
         "commitments-general-real-twelfth.jsonl": "20a25306f293275f01617148d00a48aa13f11a284fa7d30730e263c9c176c273",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
         "commitments-general-tune-real.jsonl": "99a8230408906d5f5d3410c81183a2d7af1e0cfbecedb29ae718ac5d1d2ef6fd",
