@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.profile.commitments import HeuristicExtractor
-
-CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
-
-
-def got(text: str) -> list[tuple[str, dict[str, int | None], dict[str, int | None]]]:
-    return [(c.kind, dict(c.give), dict(c.receive)) for c in CAMP.extract(text).commitments]
+from .campkit import got
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -12,13 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.profile.commitments import HeuristicExtractor
-
-CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
-
-
-def got(text: str) -> list[tuple]:
-    return [(c.kind, dict(c.give), dict(c.receive)) for c in CAMP.extract(text).commitments]
+from .campkit import got
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -14,11 +14,7 @@ import pytest
 
 from daishi_forensics.profile.commitments import HeuristicExtractor, tokens
 
-CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
-
-
-def got(text: str) -> list[tuple]:
-    return [(c.kind, dict(c.give), dict(c.receive)) for c in CAMP.extract(text).commitments]
+from .campkit import got
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -24,17 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.profile.commitments import HeuristicExtractor
-
-CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
-
-
-def kinds(text: str) -> list[str]:
-    return [c.kind for c in CAMP.extract(text).commitments]
-
-
-def terms(text: str) -> list[tuple[str, dict[str, int | None], dict[str, int | None], str | None]]:
-    return [c.terms() for c in CAMP.extract(text).commitments]
+from .campkit import kinds, terms
 
 
 @pytest.mark.parametrize("text", [

@@ -16,13 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.profile.commitments import HeuristicExtractor
-
-CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
-
-
-def kinds(text: str) -> list[str]:
-    return [c.kind for c in CAMP.extract(text).commitments]
+from .campkit import kinds
 
 
 @pytest.mark.parametrize("text", [
