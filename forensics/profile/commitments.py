@@ -579,55 +579,14 @@ _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 _CHECK_ALONE = frozenset({"correct", "right", "that", "is", "this", "it", "all", "so"})
 """(v13) The words of a question that only checks the terms just restated, its copula dropped or not ("Correct?",
 "That correct right?", "is that all right?"): R3's restatement made to check understanding."""
-def _which_proposal(words: list[str]) -> bool:
-    """(v13) The clause asks which proposal the addressee means, restating its terms: "are you talking about where
-    I get 2 food and you get 1 water" -- R3's restatement made to check understanding, no commitment.  The terms
-    must follow in the clause itself (a number after the question's words): "are you talking about the water?
-    You can have 2" asks about a good, and the offer after it stands.
-
-    >>> _which_proposal("are you talking about where i get 2 food".split())
-    True
-    >>> _which_proposal("are you talking about the water".split())
-    False
-    """
-    for k in range(len(words) - 3):
-        if words[k:k + 4] == ["are", "you", "talking", "about"]:
-            return any(_quantity(w)[0] for w in words[k + 4:])
-    return False
-
-
 _OWN_WORDS_REPORTED = frozenset({"said", "told", "mentioned", "suggested", "proposed", "offered"})
 """(v13) Verbs with which the speaker reports its own earlier words (:meth:`HeuristicExtractor._cue_reported`)."""
+_THINKING_SUBJECTS = frozenset({"that", "i", "we", "you"})
+"""(v12) Words after "thinking" that open the clause it frames ("I was thinking that I would get 2 water", "I'm
+thinking you take the food"), as "I think" frames one (:func:`_thinking_framed`)."""
 
 # places ------------------------------------------------------------------------------------------
 
-
-
-_THINKING_SUBJECTS = frozenset({"that", "i", "we", "you"})
-"""Words after "thinking" that open the clause it frames ("I was thinking that I would get 2 water", "I'm thinking
-you take the food"), as "I think" frames one (:func:`_thinking_framed`)."""
-
-
-def _thinking_framed(words: list[str]) -> list[str]:
-    """(v12) ``words`` with "thinking" read as "think" where the speaker's "I was / I am thinking" frames the clause
-    after it: the guide's R7 names "I think" among the words that frame an act and do not hedge it, and "I was
-    thinking (that) I would get 2 water and you can have 3 food" proposes as "I think I would get ..." does.
-    "Thinking" stays a hedge elsewhere: "thinking about / of giving you water" weighs an act (R8's plans), and
-    another's thinking ("you were thinking that ...") reports it.
-
-    >>> _thinking_framed("i was thinking that i would get 2 water".split())[2]
-    'think'
-    >>> [_thinking_framed(t.split())[2] for t in ("i was thinking about giving you water", "you were thinking that i")]
-    ['thinking', 'thinking']
-    """
-    if "thinking" not in words:
-        return words
-    out = list(words)
-    for k in [k for k, w in enumerate(words) if w == "thinking"]:
-        if k >= 2 and words[k - 1] in ("am", "was") and words[k - 2] == "i" and \
-                words[k + 1:k + 2] and words[k + 1] in _THINKING_SUBJECTS:
-            out[k] = "think"
-    return out
 
 
 def _after_last_comma(words: list[str]) -> int:
@@ -659,6 +618,45 @@ def _bare_number(token: str) -> int | None:
     if token in _BARE_NUMBER_WORDS:
         return NUMBER_WORDS[token]
     return None
+
+
+def _thinking_framed(words: list[str]) -> list[str]:
+    """(v12) ``words`` with "thinking" read as "think" where the speaker's "I was / I am thinking" frames the clause
+    after it: the guide's R7 names "I think" among the words that frame an act and do not hedge it, and "I was
+    thinking (that) I would get 2 water and you can have 3 food" proposes as "I think I would get ..." does.
+    "Thinking" stays a hedge elsewhere: "thinking about / of giving you water" weighs an act (R8's plans), and
+    another's thinking ("you were thinking that ...") reports it.
+
+    >>> _thinking_framed("i was thinking that i would get 2 water".split())[2]
+    'think'
+    >>> [_thinking_framed(t.split())[2] for t in ("i was thinking about giving you water", "you were thinking that i")]
+    ['thinking', 'thinking']
+    """
+    if "thinking" not in words:
+        return words
+    out = list(words)
+    for k in [k for k, w in enumerate(words) if w == "thinking"]:
+        if k >= 2 and words[k - 1] in ("am", "was") and words[k - 2] == "i" and \
+                words[k + 1:k + 2] and words[k + 1] in _THINKING_SUBJECTS:
+            out[k] = "think"
+    return out
+
+
+def _which_proposal(words: list[str]) -> bool:
+    """(v13) The clause asks which proposal the addressee means, restating its terms: "are you talking about where
+    I get 2 food and you get 1 water" -- R3's restatement made to check understanding, no commitment.  The terms
+    must follow in the clause itself (a number after the question's words): "are you talking about the water?
+    You can have 2" asks about a good, and the offer after it stands.
+
+    >>> _which_proposal("are you talking about where i get 2 food".split())
+    True
+    >>> _which_proposal("are you talking about the water".split())
+    False
+    """
+    for k in range(len(words) - 3):
+        if words[k:k + 4] == ["are", "you", "talking", "about"]:
+            return any(_quantity(w)[0] for w in words[k + 4:])
+    return False
 
 
 @dataclass(slots=True)
