@@ -6,10 +6,10 @@ Usage::
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
                                         [--real-ninth [PATH]] [--real-tenth [PATH]] [--real-eleventh [PATH]]
-                                        [--real-twelfth [PATH]] [--real-thirteenth [PATH]]
+                                        [--real-twelfth [PATH]] [--real-thirteenth [PATH]] [--real-fourteenth [PATH]]
                                         [--tune-real PATH] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-13|
+                                        [--split holdout|holdout-real-4|holdout-real-13|holdout-real-14|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-8|tune-real-9|
                                                  tune-real-10|tune-real-11|tune-real-12|tune-real-pool|all|both]
@@ -110,7 +110,13 @@ were written from it, with the thirteenth draw kept unread for their test.
 **The thirteenth draw of real rows, blind.**  The twelfth draw continued, at the odd positions from 75 of the same
 window order (``tests/fixtures/commitments-general-real-thirteenth.jsonl``), every row in ``holdout-real-13``, a
 fourteenth held-out split, labelled blind the same way after rules v12 were written.  It is read only when named
-(``--real-thirteenth``), its block follows the fourth's, and its rows are never printed one by one.
+(``--real-thirteenth``), its block follows the fourth's, and its rows are never printed one by one.  Scored once, as
+the judge of rules v13.
+
+**The fourteenth draw of real rows, blind.**  The thirteenth draw continued, at the odd positions from 83 of the
+same window order (``tests/fixtures/commitments-general-real-fourteenth.jsonl``), every row in ``holdout-real-14``, a
+fifteenth held-out split, labelled blind the same way after rules v13 shipped.  It is read only when named
+(``--real-fourteenth``), its block follows the thirteenth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -154,7 +160,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4`` and ``holdout-real-13`` when they are read -- the splits to quote: nobody
+split first, then ``holdout-real-4``, ``holdout-real-13`` and ``holdout-real-14`` when they are read -- the splits
+to quote: nobody
 tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
 ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8``, ``tune-real-9``, ``tune-real-10``,
 ``tune-real-11``, ``tune-real-12`` and ``tune-real-pool``, each per style.  The header of every block names
@@ -275,11 +282,19 @@ THIRTEENTH_MARK = "_thirteenth_real"
 """The in-memory mark of a row read from the thirteenth real file."""
 HOLDOUT_REAL_13 = "holdout-real-13"
 """The split of the thirteenth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_13)
+REAL_FOURTEENTH = FIXTURE.with_name("commitments-general-real-fourteenth.jsonl")
+"""The fourteenth draw of real turns, whole dialogues, every row ``holdout-real-14`` (labelled blind after rules v13
+shipped, before any extractor was run on them); read only when named."""
+FOURTEENTH_MARK = "_fourteenth_real"
+"""The in-memory mark of a row read from the fourteenth real file."""
+HOLDOUT_REAL_14 = "holdout-real-14"
+"""The split of the fourteenth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_13, HOLDOUT_REAL_14)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
     ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("thirteenth", REAL_THIRTEENTH, HOLDOUT_REAL_13,
-                                                             THIRTEENTH_MARK))
+                                                             THIRTEENTH_MARK),
+    ("fourteenth", REAL_FOURTEENTH, HOLDOUT_REAL_14, FOURTEENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -854,7 +869,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-13 when --real-thirteenth is given, "
+                        "holdout-real-13 when --real-thirteenth is given, holdout-real-14 when --real-fourteenth is given, "
                         "then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")

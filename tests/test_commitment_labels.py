@@ -42,7 +42,9 @@ passes the same checks, is all ``holdout-real-12``, holds no text or dialogue of
 eleventh's included), and continues the eleventh draw at the odd positions from 65 of that order.  The thirteenth draw
 (``commitments-general-real-thirteenth.jsonl``), labelled blind too, passes the same checks, is all ``holdout-real-13``,
 holds no text or dialogue of any other labelled file (the twelfth's included), and continues the twelfth draw at the
-odd positions from 75 of that order.  The tune-real draw
+odd positions from 75 of that order.  The fourteenth draw (``commitments-general-real-fourteenth.jsonl``), labelled
+blind too, passes the same checks, is all ``holdout-real-14``, holds no text or dialogue of any other labelled file
+(the thirteenth's included), and continues the thirteenth draw at the odd positions from 83 of that order.  The tune-real draw
 (``commitments-general-tune-real.jsonl``) passes the same checks of form, is all ``tune-real`` (a tune split),
 holds no text of any other labelled file, and comes from dialogues of CaSiNo's train split that no other
 file touched, taken whole from the windows at the even positions from 4 of the fourth draw's window order.
@@ -75,6 +77,7 @@ REAL_TENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-tenth.jsonl
 REAL_ELEVENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-eleventh.jsonl"
 REAL_TWELFTH = ROOT / "tests" / "fixtures" / "commitments-general-real-twelfth.jsonl"
 REAL_THIRTEENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-thirteenth.jsonl"
+REAL_FOURTEENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fourteenth.jsonl"
 TUNE_REAL = ROOT / "tests" / "fixtures" / "commitments-general-tune-real.jsonl"
 DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
@@ -132,11 +135,14 @@ REAL_TENTH_ROWS = _rows(REAL_TENTH)
 REAL_ELEVENTH_ROWS = _rows(REAL_ELEVENTH)
 REAL_TWELFTH_ROWS = _rows(REAL_TWELFTH)
 REAL_THIRTEENTH_ROWS = _rows(REAL_THIRTEENTH)
+REAL_FOURTEENTH_ROWS = _rows(REAL_FOURTEENTH)
 TUNE_REAL_ROWS = _rows(TUNE_REAL)
 EVERY_ROW = (ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
              + TUNE_REAL_ROWS + REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS
-             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS)
-_FILE_OF = {**{r["id"]: REAL_THIRTEENTH.name for r in REAL_THIRTEENTH_ROWS},
+             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS
+             + REAL_FOURTEENTH_ROWS)
+_FILE_OF = {**{r["id"]: REAL_FOURTEENTH.name for r in REAL_FOURTEENTH_ROWS},
+            **{r["id"]: REAL_THIRTEENTH.name for r in REAL_THIRTEENTH_ROWS},
             **{r["id"]: REAL_TWELFTH.name for r in REAL_TWELFTH_ROWS},
             **{r["id"]: REAL_ELEVENTH.name for r in REAL_ELEVENTH_ROWS},
             **{r["id"]: REAL_TENTH.name for r in REAL_TENTH_ROWS},
@@ -168,10 +174,11 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     eleventh = {r["id"] for r in REAL_ELEVENTH_ROWS}
     twelfth = {r["id"] for r in REAL_TWELFTH_ROWS}
     thirteenth = {r["id"] for r in REAL_THIRTEENTH_ROWS}
+    fourteenth = {r["id"] for r in REAL_FOURTEENTH_ROWS}
     tune_real = {r["id"] for r in TUNE_REAL_ROWS}
     for row in EVERY_ROW:
         later_files = (later | second | third | fourth | fifth | sixth | seventh | eighth | ninth | tenth | eleventh
-                       | twelfth | thirteenth | tune_real)
+                       | twelfth | thirteenth | fourteenth | tune_real)
         fields = ROW_FIELDS | {"provenance"} if row["id"] in later_files else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
@@ -191,6 +198,7 @@ def test_every_row_has_exactly_the_row_fields() -> None:
             ("holdout-real-11",) if row["id"] in eleventh else \
             ("holdout-real-12",) if row["id"] in twelfth else \
             ("holdout-real-13",) if row["id"] in thirteenth else \
+            ("holdout-real-14",) if row["id"] in fourteenth else \
             ("tune-real",) if row["id"] in tune_real else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
@@ -740,12 +748,14 @@ def test_sixth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     assert len(REAL_SIXTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the fifth's and the tune-real draw's too
-    # (every file but the sixth's own and the seventh's, eighth's, ninth's, tenth's and eleventh's, labelled after it)
+    # (every file but the sixth's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_6} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_SIXTH.name, REAL_SEVENTH.name, REAL_EIGHTH.name, REAL_NINTH.name,
-                                  REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
+                                  REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name,
+                                  REAL_FOURTEENTH.name}
     after = {s["id"] for s in REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS
-             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
+             + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS
+             + REAL_FOURTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SIXTH_ROWS, "holdout-real-6", before)
 
@@ -787,12 +797,12 @@ def test_seventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     assert len(REAL_SEVENTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the sixth's included
-    # (every file but the seventh's own and the eighth's, ninth's, tenth's and eleventh's, labelled after it)
+    # (every file but the seventh's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_7} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_SEVENTH.name, REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name,
-                                  REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
+                                  REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
     after = {s["id"] for s in REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS
-             + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
+             + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SEVENTH_ROWS, "holdout-real-7", before)
 
@@ -801,10 +811,12 @@ def test_eighth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_
     assert len(REAL_EIGHTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the seventh's included
-    # (every file but the eighth's own and the ninth's, tenth's and eleventh's, labelled after it)
+    # (every file but the eighth's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_8} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
-    after = {s["id"] for s in REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
+        "commitments*.jsonl")} - {REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name,
+                                  REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+    after = {s["id"] for s in REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS
+             + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_EIGHTH_ROWS, "holdout-real-8", before)
 
@@ -813,10 +825,12 @@ def test_ninth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     assert len(REAL_NINTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the eighth's included
-    # (every file but the ninth's own and the tenth's and eleventh's, labelled after it)
+    # (every file but the ninth's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_9} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
-    after = {s["id"] for s in REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
+        "commitments*.jsonl")} - {REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name,
+                                  REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+    after = {s["id"] for s in REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS
+             + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_NINTH_ROWS, "holdout-real-9", before)
 
@@ -825,10 +839,12 @@ def test_tenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     assert len(REAL_TENTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the ninth's included
-    # (every file but the tenth's own and the eleventh's, labelled after it)
+    # (every file but the tenth's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_10} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
-    after = {s["id"] for s in REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
+        "commitments*.jsonl")} - {REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name,
+                                  REAL_FOURTEENTH.name}
+    after = {s["id"] for s in REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS
+             + REAL_FOURTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_TENTH_ROWS, "holdout-real-10", before)
     # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes
@@ -842,7 +858,7 @@ def test_eleventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_wit
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the tenth's included
     assert {p.name for p in module.LABELLED_11} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name}
+        "commitments*.jsonl")} - {REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
     after = {s["id"] for s in REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_ELEVENTH_ROWS, "holdout-real-11", before)
@@ -857,8 +873,8 @@ def test_twelfth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the eleventh's included
     assert {p.name for p in module.LABELLED_12} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_TWELFTH.name, REAL_THIRTEENTH.name}
-    after = {s["id"] for s in REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS}
+        "commitments*.jsonl")} - {REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+    after = {s["id"] for s in REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_TWELFTH_ROWS, "holdout-real-12", before)
     # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes are
@@ -872,13 +888,28 @@ def test_thirteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_w
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the twelfth's included
     assert {p.name for p in module.LABELLED_13} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_THIRTEENTH.name}
-    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_THIRTEENTH_ROWS}] + _rows(DAISHI)
+        "commitments*.jsonl")} - {REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+    after = {s["id"] for s in REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
+    before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_THIRTEENTH_ROWS, "holdout-real-13", before)
-    # the file as labelled blind, pinned before any score: a row or a label changed shows here (its bytes are
+    # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes are
     # hashed; no extractor reads it)
     assert hashlib.sha256(REAL_THIRTEENTH.read_bytes()).hexdigest() == \
         "048bccf9f34648e2827d2499a040a80951ef381cfdcede70e76b8d7c10eb9292"
+
+
+def test_fourteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_another_file() -> None:
+    assert len(REAL_FOURTEENTH_ROWS) >= 150
+    module = _module(SET_SCRIPT, "commitments_set")
+    # the draw left out the texts of every file labelled before it, the thirteenth's included
+    assert {p.name for p in module.LABELLED_14} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
+        "commitments*.jsonl")} - {REAL_FOURTEENTH.name}
+    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_FOURTEENTH_ROWS}] + _rows(DAISHI)
+    _check_blind_train_rows(REAL_FOURTEENTH_ROWS, "holdout-real-14", before)
+    # the file as labelled blind, pinned before any score: a row or a label changed shows here (its bytes are
+    # hashed; no extractor reads it)
+    assert hashlib.sha256(REAL_FOURTEENTH.read_bytes()).hexdigest() == \
+        "d7f5a10d6594522c41022e359ed1dd463d5f2fa6355ddd7d163a63ca857759a8"
 
 
 @pytest.mark.parametrize(("name", "start", "dialogues", "earlier"), [
@@ -892,19 +923,21 @@ def test_thirteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_w
                           ("tenth", 49), ("eleventh", 57))),
     ("thirteenth", 75, 270, (("fifth", 3), ("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39),
                              ("tenth", 49), ("eleventh", 57), ("twelfth", 65))),
+    ("fourteenth", 83, 300, (("fifth", 3), ("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39),
+                             ("tenth", 49), ("eleventh", 57), ("twelfth", 65), ("thirteenth", 75))),
 ])
 def test_a_later_draw_continues_the_one_before_at_the_odd_positions_from_its_start(
         name: str, start: int, dialogues: int, earlier: tuple[tuple[str, int], ...]) -> None:
     """The seventh draw reads the odd positions from 23 (the sixth stopped at 21), the eighth from 31 (the
     seventh stopped at 29), the ninth from 39 (the eighth stopped at 37), the tenth from 49 (the ninth stopped at
     47), the eleventh from 57 (the tenth stopped at 55), the twelfth from 65 (the eleventh stopped at 63), the
-    thirteenth from 75 (the twelfth stopped at 73): window
+    thirteenth from 75 (the twelfth stopped at 73), the fourteenth from 83 (the thirteenth stopped at 81): window
     by window, every whole dialogue, until the draw holds its turns."""
     module = _module(SET_SCRIPT, "commitments_set")
     draw_later = getattr(module, f"draw_{name}")
     split = {"seventh": "holdout-real-7", "eighth": "holdout-real-8", "ninth": "holdout-real-9",
              "tenth": "holdout-real-10", "eleventh": "holdout-real-11", "twelfth": "holdout-real-12",
-             "thirteenth": "holdout-real-13"}[name]
+             "thirteenth": "holdout-real-13", "fourteenth": "holdout-real-14"}[name]
     size = 600
     text, order, inside = _synthetic_train(dialogues, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
     assert module.window_order(len(text), size=size) == order and len(order) > start + 7
@@ -937,7 +970,7 @@ def test_a_later_draw_continues_the_one_before_at_the_odd_positions_from_its_sta
         assert windows_before == windows_later and [{**r, "split": split} for r in rows_before] == rows_later
 
 
-def test_the_seventh_to_thirteenth_draws_constants() -> None:
+def test_the_seventh_to_fourteenth_draws_constants() -> None:
     module = _module(SET_SCRIPT, "commitments_set")
     assert module.HOLDOUT_REAL_7 == "holdout-real-7" and module.SEVENTH_START == 23
     assert module.LABELLED_7 == [*module.LABELLED_6, REAL_SIXTH] and REAL_SEVENTH not in module.LABELLED_7
@@ -956,6 +989,9 @@ def test_the_seventh_to_thirteenth_draws_constants() -> None:
     assert module.HOLDOUT_REAL_13 == "holdout-real-13" and module.THIRTEENTH_START == 75 \
         and module.THIRTEENTH_TURNS == 150
     assert module.LABELLED_13 == [*module.LABELLED_12, REAL_TWELFTH] and REAL_THIRTEENTH not in module.LABELLED_13
+    assert module.HOLDOUT_REAL_14 == "holdout-real-14" and module.FOURTEENTH_START == 83 \
+        and module.FOURTEENTH_TURNS == 150
+    assert module.LABELLED_14 == [*module.LABELLED_13, REAL_THIRTEENTH] and REAL_FOURTEENTH not in module.LABELLED_14
 
 
 def test_window_dialogues_reads_only_the_window_its_chat_logs_lie_in() -> None:

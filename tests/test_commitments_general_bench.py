@@ -209,7 +209,7 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFixture[str]) -> None:
-    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-13")
+    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-13", "holdout-real-14")
     assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3", "tune-real-5",
                              "tune-real-6", "tune-real-7", "tune-real-8", "tune-real-9", "tune-real-10",
                              "tune-real-11", "tune-real-12")
@@ -387,7 +387,7 @@ def test_a_re_designated_draw_is_read_by_default_printed_in_order_and_its_errors
     assert f"row '{name}/1': field split: an added row is {mark}, got 'tune'" in capsys.readouterr().err
 
 
-DRAWS = {"fourth": "holdout-real-4", "thirteenth": "holdout-real-13"}
+DRAWS = {"fourth": "holdout-real-4", "thirteenth": "holdout-real-13", "fourteenth": "holdout-real-14"}
 """The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
 REDESIGNATED_DRAWS = {"third": ("holdout-real-3", "tune-real-3"), "fifth": ("holdout-real-5", "tune-real-5"),
                       "sixth": ("holdout-real-6", "tune-real-6"), "seventh": ("holdout-real-7", "tune-real-7"),
@@ -421,7 +421,8 @@ def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "before", "key"), [("thirteenth", "fourth", "realThirteenth")])
+@pytest.mark.parametrize(("name", "before", "key"), [("thirteenth", "fourth", "realThirteenth"),
+                                                     ("fourteenth", "thirteenth", "realFourteenth")])
 def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
         name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -455,10 +456,11 @@ def test_every_later_draw_named_at_once_is_printed_in_draw_order(
     assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
                   + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "fourth.jsonl (holdout-real-4) + thirteenth.jsonl (holdout-real-13)" in out
-    assert "[holdout], [holdout-real-4] and [holdout-real-13]" in out
+    assert "fourth.jsonl (holdout-real-4) + thirteenth.jsonl (holdout-real-13) + fourteenth.jsonl (holdout-real-14)" \
+        in out
+    assert "[holdout], [holdout-real-4], [holdout-real-13] and [holdout-real-14]" in out
     assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-13] ") \
-        < out.index("\n[tune] ")
+        < out.index("\n[holdout-real-14] ") < out.index("\n[tune] ")
 
 
 def test_the_fourth_draw_alone_follows_the_holdout(
