@@ -9,10 +9,11 @@ Usage::
                                         [--real-twelfth [PATH]] [--real-thirteenth [PATH]] [--real-fourteenth [PATH]]
                                         [--tune-real PATH] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-13|holdout-real-14|
+                                        [--split holdout|holdout-real-4|holdout-real-14|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-8|tune-real-9|
-                                                 tune-real-10|tune-real-11|tune-real-12|tune-real-pool|all|both]
+                                                 tune-real-10|tune-real-11|tune-real-12|tune-real-13|
+                                                 tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
@@ -108,15 +109,15 @@ sitting), it is now the tune split ``tune-real-12``, read by default, its block 
 were written from it, with the thirteenth draw kept unread for their test.
 
 **The thirteenth draw of real rows, blind.**  The twelfth draw continued, at the odd positions from 75 of the same
-window order (``tests/fixtures/commitments-general-real-thirteenth.jsonl``), every row in ``holdout-real-13``, a
-fourteenth held-out split, labelled blind the same way after rules v12 were written.  It is read only when named
-(``--real-thirteenth``), its block follows the fourth's, and its rows are never printed one by one.  Scored once, as
-the judge of rules v13.
+window order (``tests/fixtures/commitments-general-real-thirteenth.jsonl``), every row marked ``holdout-real-13``,
+labelled blind the same way after rules v12 were written.  Held out and scored once, as the judge of rules v13 (v12
+in the same sitting), it is now the tune split ``tune-real-13``, read by default, its block after ``tune-real-12``'s:
+rules v14 were written from it, with the fourteenth draw kept unread for their test.
 
 **The fourteenth draw of real rows, blind.**  The thirteenth draw continued, at the odd positions from 83 of the
 same window order (``tests/fixtures/commitments-general-real-fourteenth.jsonl``), every row in ``holdout-real-14``, a
 fifteenth held-out split, labelled blind the same way after rules v13 shipped.  It is read only when named
-(``--real-fourteenth``), its block follows the thirteenth's, and its rows are never printed one by one.
+(``--real-fourteenth``), its block follows the fourth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -160,11 +161,10 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4``, ``holdout-real-13`` and ``holdout-real-14`` when they are read -- the splits
-to quote: nobody
+split first, then ``holdout-real-4`` and ``holdout-real-14`` when they are read -- the splits to quote: nobody
 tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
 ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8``, ``tune-real-9``, ``tune-real-10``,
-``tune-real-11``, ``tune-real-12`` and ``tune-real-pool``, each per style.  The header of every block names
+``tune-real-11``, ``tune-real-12``, ``tune-real-13`` and ``tune-real-pool``, each per style.  The header of every block names
 its split.
 """
 
@@ -276,12 +276,13 @@ TWELFTH_MARK = "_twelfth_real"
 HOLDOUT_REAL_12 = "holdout-real-12"
 """The file's split mark of the twelfth draw's turns (read as :data:`TUNE_REAL_12`)."""
 REAL_THIRTEENTH = FIXTURE.with_name("commitments-general-real-thirteenth.jsonl")
-"""The thirteenth draw of real turns, whole dialogues, every row ``holdout-real-13`` (labelled blind after rules v12
-were written, before any extractor was run on them); read only when named."""
+"""The thirteenth draw of real turns, whole dialogues, every row marked ``holdout-real-13`` (labelled blind after rules
+v12 were written, before any extractor was run on them; scored once, under rules v12 and v13 in one sitting); read
+as :data:`TUNE_REAL_13`."""
 THIRTEENTH_MARK = "_thirteenth_real"
 """The in-memory mark of a row read from the thirteenth real file."""
 HOLDOUT_REAL_13 = "holdout-real-13"
-"""The split of the thirteenth draw's turns: only scored, and only when named."""
+"""The file's split mark of the thirteenth draw's turns (read as :data:`TUNE_REAL_13`)."""
 REAL_FOURTEENTH = FIXTURE.with_name("commitments-general-real-fourteenth.jsonl")
 """The fourteenth draw of real turns, whole dialogues, every row ``holdout-real-14`` (labelled blind after rules v13
 shipped, before any extractor was run on them); read only when named."""
@@ -289,12 +290,11 @@ FOURTEENTH_MARK = "_fourteenth_real"
 """The in-memory mark of a row read from the fourteenth real file."""
 HOLDOUT_REAL_14 = "holdout-real-14"
 """The split of the fourteenth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_13, HOLDOUT_REAL_14)
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_14)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("thirteenth", REAL_THIRTEENTH, HOLDOUT_REAL_13,
-                                                             THIRTEENTH_MARK),
-    ("fourteenth", REAL_FOURTEENTH, HOLDOUT_REAL_14, FOURTEENTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("fourteenth", REAL_FOURTEENTH, HOLDOUT_REAL_14,
+                                                             FOURTEENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -325,10 +325,13 @@ TUNE_REAL_11 = "tune-real-11"
 """The eleventh draw's turns (marked ``holdout-real-11``): a tune split."""
 TUNE_REAL_12 = "tune-real-12"
 """The twelfth draw's turns (marked ``holdout-real-12``): a tune split."""
+TUNE_REAL_13 = "tune-real-13"
+"""The thirteenth draw's turns (marked ``holdout-real-13``): a tune split."""
 REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2, HOLDOUT_REAL_3: TUNE_REAL_3,
                                 HOLDOUT_REAL_5: TUNE_REAL_5, HOLDOUT_REAL_6: TUNE_REAL_6, HOLDOUT_REAL_7: TUNE_REAL_7,
                                 HOLDOUT_REAL_8: TUNE_REAL_8, HOLDOUT_REAL_9: TUNE_REAL_9, HOLDOUT_REAL_10: TUNE_REAL_10,
-                                HOLDOUT_REAL_11: TUNE_REAL_11, HOLDOUT_REAL_12: TUNE_REAL_12}
+                                HOLDOUT_REAL_11: TUNE_REAL_11, HOLDOUT_REAL_12: TUNE_REAL_12,
+                                HOLDOUT_REAL_13: TUNE_REAL_13}
 """The file's split mark of a once held-out split -> the tune split the bench reads it as (the first three
 were scored six times each, the fifth draw three times and the sixth twice, so none gave an unbiased figure
 any more; the seventh was scored once, under rules v8, and then read to write rules v9, with the eighth kept
@@ -336,18 +339,20 @@ for their test; the eighth was scored three times and then read to write rules v
 their test; the ninth (scored under v9 and v10) and the tenth (scored once) were then read to write rules v11,
 with the eleventh kept for their test; the eleventh, scored once as their judge, was then read to write rules
 v12, with the twelfth kept for their test; the twelfth, scored once as their judge, was then read to write rules
-v13, with the thirteenth kept for their test)."""
+v13, with the thirteenth kept for their test; the thirteenth, scored once as their judge, was then read to write
+rules v14, with the fourteenth kept for their test)."""
 REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
     ("third", REAL_THIRD, HOLDOUT_REAL_3, THIRD_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
     ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK),
     ("eighth", REAL_EIGHTH, HOLDOUT_REAL_8, EIGHTH_MARK), ("ninth", REAL_NINTH, HOLDOUT_REAL_9, NINTH_MARK),
     ("tenth", REAL_TENTH, HOLDOUT_REAL_10, TENTH_MARK), ("eleventh", REAL_ELEVENTH, HOLDOUT_REAL_11, ELEVENTH_MARK),
-    ("twelfth", REAL_TWELFTH, HOLDOUT_REAL_12, TWELFTH_MARK))
+    ("twelfth", REAL_TWELFTH, HOLDOUT_REAL_12, TWELFTH_MARK),
+    ("thirteenth", REAL_THIRTEENTH, HOLDOUT_REAL_13, THIRTEENTH_MARK))
 """The blind draws re-designated whole as tune splits, read by default (``--real-<name> PATH`` reads another
 file in one's place): name, file, the file's split mark, in-memory mark."""
 REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2, TUNE_REAL_3, TUNE_REAL_5, TUNE_REAL_6,
                                      TUNE_REAL_7, TUNE_REAL_8, TUNE_REAL_9, TUNE_REAL_10, TUNE_REAL_11,
-                                     TUNE_REAL_12)
+                                     TUNE_REAL_12, TUNE_REAL_13)
 """The tune splits of real negotiation turns only."""
 REAL_POOL = "tune-real-pool"
 """Every row of :data:`REAL_TUNE_SPLITS` scored as one block."""
@@ -869,7 +874,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-13 when --real-thirteenth is given, holdout-real-14 when --real-fourteenth is given, "
+                        "holdout-real-14 when --real-fourteenth is given, "
                         "then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
