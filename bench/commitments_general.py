@@ -112,7 +112,8 @@ were written from it, with the thirteenth draw kept unread for their test.
 window order (``tests/fixtures/commitments-general-real-thirteenth.jsonl``), every row marked ``holdout-real-13``,
 labelled blind the same way after rules v12 were written.  Held out and scored once, as the judge of rules v13 (v12
 in the same sitting), it is now the tune split ``tune-real-13``, read by default, its block after ``tune-real-12``'s:
-rules v14 were written from it, with the fourteenth draw kept unread for their test.
+it is read for the next rules (its 11 wrong rows under v13 were read and held no mechanism the labels agree on:
+no rule written from it yet), with the fourteenth draw kept unread for their test.
 
 **The fourteenth draw of real rows, blind.**  The thirteenth draw continued, at the odd positions from 83 of the
 same window order (``tests/fixtures/commitments-general-real-fourteenth.jsonl``), every row in ``holdout-real-14``, a
@@ -339,8 +340,8 @@ for their test; the eighth was scored three times and then read to write rules v
 their test; the ninth (scored under v9 and v10) and the tenth (scored once) were then read to write rules v11,
 with the eleventh kept for their test; the eleventh, scored once as their judge, was then read to write rules
 v12, with the twelfth kept for their test; the twelfth, scored once as their judge, was then read to write rules
-v13, with the thirteenth kept for their test; the thirteenth, scored once as their judge, was then read to write
-rules v14, with the fourteenth kept for their test)."""
+v13, with the thirteenth kept for their test; the thirteenth, scored once as their judge, was then read for the
+next rules, with the fourteenth kept for their test)."""
 REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
     ("third", REAL_THIRD, HOLDOUT_REAL_3, THIRD_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
     ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK),
