@@ -111,9 +111,9 @@ were written from it, with the thirteenth draw kept unread for their test.
 **The thirteenth draw of real rows, blind.**  The twelfth draw continued, at the odd positions from 75 of the same
 window order (``tests/fixtures/commitments-general-real-thirteenth.jsonl``), every row marked ``holdout-real-13``,
 labelled blind the same way after rules v12 were written.  Held out and scored once, as the judge of rules v13 (v12
-in the same sitting), it is now the tune split ``tune-real-13``, read by default, its block after ``tune-real-12``'s:
-it is read for the next rules (its 11 wrong rows under v13 were read and held no mechanism the labels agree on:
-no rule written from it yet), with the fourteenth draw kept unread for their test.
+in the same sitting), it is now the tune split ``tune-real-13``, read by default, its block after ``tune-real-12``'s,
+for the next rules (its 11 wrong rows under v13 were read and held no mechanism the labels agree on: no rule is
+written from it yet), with the fourteenth draw kept unread for their test.
 
 **The fourteenth draw of real rows, blind.**  The thirteenth draw continued, at the odd positions from 83 of the
 same window order (``tests/fixtures/commitments-general-real-fourteenth.jsonl``), every row in ``holdout-real-14``, a
@@ -165,8 +165,8 @@ Every ratio carries a 95% Wilson score interval (the interval that stays inside
 split first, then ``holdout-real-4`` and ``holdout-real-14`` when they are read -- the splits to quote: nobody
 tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
 ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8``, ``tune-real-9``, ``tune-real-10``,
-``tune-real-11``, ``tune-real-12``, ``tune-real-13`` and ``tune-real-pool``, each per style.  The header of every block names
-its split.
+``tune-real-11``, ``tune-real-12``, ``tune-real-13`` and ``tune-real-pool``, each per style.  The header of every
+block names its split.
 """
 
 from __future__ import annotations
