@@ -127,3 +127,9 @@ def test_consent_in_other_words(text: str) -> None:
 ])
 def test_near_misses_of_consent_in_other_words(text: str) -> None:
     assert "accept" not in kinds(text)
+
+
+def test_instead_splits_a_clause_into_the_offer_and_the_one_it_replaces() -> None:
+    """Rule 3 splits at "instead" and "else" as at "or" (since version 11; version 10 read both goods as given)."""
+    assert terms("I can give you 2 water instead of 3 food.") == [("give", {"water": 2}, {}, None)]
+    assert terms("You can have 2 firewood, or else 1 food.") == [("give", {"firewood": 2}, {}, None)]

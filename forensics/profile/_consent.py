@@ -382,11 +382,8 @@ def _consent_act(words: list[str]) -> bool:
     read by the goods rules; asked, negated, conditional or taken back as :func:`_consent_at` says."""
     n = len(words)
     for v in [v for v, w in enumerate(words) if w in CONSENT_VERBS]:
-        s = v - 1
-        if words[v] == "submit" and words[max(0, v - 3):v] == ["go", "ahead", "and"]:
-            s = v - 4  # (v12) "I'll go ahead and submit it": the speaker's own act (not the order "go ahead and ...")
-        while s >= 0 and words[s] in COMMITTING:
-            s -= 1
+        ahead = words[v] == "submit" and words[max(0, v - 3):v] == ["go", "ahead", "and"]
+        s = _chain_start(words, v - 3 if ahead else v)  # (v12) "I'll go ahead and submit it": the speaker's own act
         let_us = s > 0 and words[s - 1] == "let" and words[s] == "us"
         if s < 0 or (words[s] not in ("i", "we") and not let_us):
             continue
@@ -529,17 +526,28 @@ def _consent_state(words: list[str]) -> bool:
     return False
 
 
-def _speaker_commits(words: list[str], v: int) -> int:
-    """The index of the speaker ("I", "we") whose chain of committing words (:data:`COMMITTING`: "will", "can",
-    "am willing to") stands before the verb at ``v``, -1 when there is none (a chain needs a word before the verb:
-    "we make that deal" is no commitment to it).
+def _chain_start(words: list[str], v: int) -> int:
+    """The index of the word before the chain of committing words (:data:`COMMITTING`: "will", "can", "am willing
+    to") that stands before the verb at ``v`` (-1 when the chain opens the clause): where its subject should be.
 
-    >>> _speaker_commits("i am willing to make that deal".split(), 4), _speaker_commits("we make it".split(), 1)
+    >>> _chain_start("i am willing to make that deal".split(), 4), _chain_start("will do".split(), 1)
     (0, -1)
     """
     s = v - 1
     while s >= 0 and words[s] in COMMITTING:
         s -= 1
+    return s
+
+
+def _speaker_commits(words: list[str], v: int) -> int:
+    """The index of the speaker ("I", "we") whose chain of committing words (:func:`_chain_start`) stands before
+    the verb at ``v``, -1 when there is none (a chain needs a word before the verb: "we make that deal" is no
+    commitment to it).
+
+    >>> _speaker_commits("i am willing to make that deal".split(), 4), _speaker_commits("we make it".split(), 1)
+    (0, -1)
+    """
+    s = _chain_start(words, v)
     return s if s >= 0 and s < v - 1 and words[s] in ("i", "we") else -1
 
 
@@ -571,8 +579,8 @@ def _deal_made(words: list[str]) -> bool:
         elif words[j] in ("make", "reach", "strike") and j > 1 and words[j - 2:j] == ["we", "could"] and \
                 not _GLAD.isdisjoint(words[max(0, j - 5):j - 2]):
             start = j - 2  # (v8) "glad we could make a deal": gladness at a deal made, as "glad we could work it out"
-        elif words[j] == "make" and pointed and _speaker_commits(words, j) >= 0:
-            start = _speaker_commits(words, j)  # (v12) "I am willing to make that deal": the deal on the table made
+        elif words[j] == "make" and pointed and (speaker := _speaker_commits(words, j)) >= 0:
+            start = speaker  # (v12) "I am willing to make that deal": the deal on the table made
         elif words[i] != "deal" and not (words[j] in ("have", "got") and words[j - 1] == "we"):
             continue  # (v8) "we have a fair arrangement / compromise": a deal the two have, as "we have a deal"
         elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):

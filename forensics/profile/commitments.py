@@ -574,8 +574,13 @@ _CHECKS_BY_LAST: Mapping[str, tuple[tuple[str, ...], ...]] = {
     last: tuple(p for p in CHECKS if p[-1] == last) for last in CHECK_WORDS
 }
 """The checks of a restatement by their last word (rule 3)."""
-_ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
-"""The words a clause splits at into alternative offers (rule 3)."""
+_ALTERNATIVES = frozenset({"or", "alternatively", "otherwise", "instead", "else"})
+"""The words a clause splits at into alternative offers (rule 3: "2 water or 1 food", "2 water instead of 3 food"),
+and that, opening a clause, offer something in place of what was said before it ("Or you can have ...": such a
+give is no more of the trade before it, :func:`_gives_joined`).  "instead" and "else" have been in the set since
+version 11, when a second, wider definition of this name took the place of the first one for every reader; every
+version since was measured with them ("I can give you 2 water instead of 3 food" gives the water alone, where
+version 10 gave both goods), and the one definition now says so."""
 _CHECK_ALONE = frozenset({"correct", "right", "that", "is", "this", "it", "all", "so"})
 """(v13) The words of a question that only checks the terms just restated, its copula dropped or not ("Correct?",
 "That correct right?", "is that all right?"): R3's restatement made to check understanding."""
@@ -2971,10 +2976,6 @@ def _gives_added(offers: list[list[Any]]) -> list[list[Any]]:
         before[-1][1] = before[-1][1] + o[1]
         out.remove(o)
     return out
-
-
-_ALTERNATIVES = frozenset({"or", "alternatively", "otherwise", "instead", "else"})
-"""Words opening a clause that offers something in place of what was said before it ("Or you can have ...")."""
 
 
 def _gives_joined(offers: list[list[Any]]) -> list[list[Any]]:
