@@ -188,7 +188,7 @@ def test_the_promises_section_says_what_is_measured_of_its_extractor_and_only_of
 
     seats, match = profile_section(analysis)
     [intro] = [intro for title, intro, _, _ in profile_blocks(seats, match) if title == "Profile: Promises and betrayal"]
-    assert intro.endswith(" " + MEASURED[("daishi-heuristic", "13")]) and "89% of 44 in people's bargaining" in intro
+    assert intro.endswith(" " + MEASURED[("daishi-heuristic", "13")]) and "73% of 86 in people's bargaining" in intro
     for version in ("12", "11", "10", "8"):  # a report of a version before keeps its line
         earlier = {**match, "promises": {**match["promises"], "extractor": {**match["promises"]["extractor"],
                                                                              "version": version}}}
