@@ -113,12 +113,13 @@ window order (``tests/fixtures/commitments-general-real-thirteenth.jsonl``), eve
 labelled blind the same way after rules v12 were written.  Held out and scored once, as the judge of rules v13 (v12
 in the same sitting), it is now the tune split ``tune-real-13``, read by default, its block after ``tune-real-12``'s,
 for the next rules (its 11 wrong rows under v13 were read and held no mechanism the labels agree on: no rule is
-written from it yet), with the fourteenth draw kept unread for their test.
+written from it yet).
 
 **The fourteenth draw of real rows, blind.**  The thirteenth draw continued, at the odd positions from 83 of the
 same window order (``tests/fixtures/commitments-general-real-fourteenth.jsonl``), every row in ``holdout-real-14``, a
 fifteenth held-out split, labelled blind the same way after rules v13 shipped.  It is read only when named
-(``--real-fourteenth``), its block follows the fourth's, and its rows are never printed one by one.
+(``--real-fourteenth``), its block follows the fourth's, and its rows are never printed one by one.  It was scored
+once, to measure rules v13 as shipped (no decision rode on it), and its rows have not been read.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
