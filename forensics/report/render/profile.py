@@ -61,7 +61,8 @@ chat corpus, measured under version 8: version 9's two consent rules changed no 
 could be measured, and version 10's three read the two campsite splits of its figures as version 9 does;
 version 11's campsite figure is one blind split no rule was written from, which version 10 reads the same, and
 version 12's one, which the version before reads the same, and version 13's two, the first of which version 12
-reads the same: the splits differ from each other more than the versions do); an extractor not listed (another version, one of the user's own) gets no such line."""
+reads the same: the splits differ from each other more than the versions do); an extractor not listed (another
+version, one of the user's own) gets no such line."""
 
 
 def _cell(x: Any, markdown: bool = False) -> str:
