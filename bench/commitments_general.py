@@ -7,12 +7,13 @@ Usage::
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
                                         [--real-ninth [PATH]] [--real-tenth [PATH]] [--real-eleventh [PATH]]
                                         [--real-twelfth [PATH]] [--real-thirteenth [PATH]] [--real-fourteenth [PATH]]
+                                        [--real-fifteenth [PATH]]
                                         [--tune-real PATH] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-14|
+                                        [--split holdout|holdout-real-4|holdout-real-15|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-8|tune-real-9|
-                                                 tune-real-10|tune-real-11|tune-real-12|tune-real-13|
+                                                 tune-real-10|tune-real-11|tune-real-12|tune-real-13|tune-real-14|
                                                  tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
 
@@ -116,10 +117,15 @@ for the next rules (its 11 wrong rows under v13 were read and held no mechanism 
 written from it yet).
 
 **The fourteenth draw of real rows, blind.**  The thirteenth draw continued, at the odd positions from 83 of the
-same window order (``tests/fixtures/commitments-general-real-fourteenth.jsonl``), every row in ``holdout-real-14``, a
-fifteenth held-out split, labelled blind the same way after rules v13 shipped.  It is read only when named
-(``--real-fourteenth``), its block follows the fourth's, and its rows are never printed one by one.  It was scored
-once, to measure rules v13 as shipped (no decision rode on it), and its rows have not been read.
+same window order (``tests/fixtures/commitments-general-real-fourteenth.jsonl``), every row marked ``holdout-real-14``,
+labelled blind the same way after rules v13 shipped.  Held out and scored once, to measure rules v13 as shipped (no
+decision rode on it), it is now the tune split ``tune-real-14``, read by default, its block after ``tune-real-13``'s:
+rules v14 were written from it, with the fifteenth draw kept unread for their test.
+
+**The fifteenth draw of real rows, blind.**  The fourteenth draw continued, at the odd positions from 93 of the
+same window order (``tests/fixtures/commitments-general-real-fifteenth.jsonl``), every row in ``holdout-real-15``, a
+sixteenth held-out split, labelled blind the same way after rules v14 were written.  It is read only when named
+(``--real-fifteenth``), its block follows the fourth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -163,10 +169,10 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4`` and ``holdout-real-14`` when they are read -- the splits to quote: nobody
+split first, then ``holdout-real-4`` and ``holdout-real-15`` when they are read -- the splits to quote: nobody
 tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
 ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8``, ``tune-real-9``, ``tune-real-10``,
-``tune-real-11``, ``tune-real-12``, ``tune-real-13`` and ``tune-real-pool``, each per style.  The header of every
+``tune-real-11``, ``tune-real-12``, ``tune-real-13``, ``tune-real-14`` and ``tune-real-pool``, each per style.  The header of every
 block names its split.
 """
 
@@ -286,17 +292,24 @@ THIRTEENTH_MARK = "_thirteenth_real"
 HOLDOUT_REAL_13 = "holdout-real-13"
 """The file's split mark of the thirteenth draw's turns (read as :data:`TUNE_REAL_13`)."""
 REAL_FOURTEENTH = FIXTURE.with_name("commitments-general-real-fourteenth.jsonl")
-"""The fourteenth draw of real turns, whole dialogues, every row ``holdout-real-14`` (labelled blind after rules v13
-shipped, before any extractor was run on them); read only when named."""
+"""The fourteenth draw of real turns, whole dialogues, every row marked ``holdout-real-14`` (labelled blind after rules
+v13 shipped, before any extractor was run on them; scored once, to measure rules v13); read as :data:`TUNE_REAL_14`."""
 FOURTEENTH_MARK = "_fourteenth_real"
 """The in-memory mark of a row read from the fourteenth real file."""
 HOLDOUT_REAL_14 = "holdout-real-14"
-"""The split of the fourteenth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_14)
+"""The file's split mark of the fourteenth draw's turns (read as :data:`TUNE_REAL_14`)."""
+REAL_FIFTEENTH = FIXTURE.with_name("commitments-general-real-fifteenth.jsonl")
+"""The fifteenth draw of real turns, whole dialogues, every row ``holdout-real-15`` (labelled blind after rules v14
+were written, before any extractor was run on them); read only when named."""
+FIFTEENTH_MARK = "_fifteenth_real"
+"""The in-memory mark of a row read from the fifteenth real file."""
+HOLDOUT_REAL_15 = "holdout-real-15"
+"""The split of the fifteenth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_15)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("fourteenth", REAL_FOURTEENTH, HOLDOUT_REAL_14,
-                                                             FOURTEENTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("fifteenth", REAL_FIFTEENTH, HOLDOUT_REAL_15,
+                                                             FIFTEENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -329,11 +342,13 @@ TUNE_REAL_12 = "tune-real-12"
 """The twelfth draw's turns (marked ``holdout-real-12``): a tune split."""
 TUNE_REAL_13 = "tune-real-13"
 """The thirteenth draw's turns (marked ``holdout-real-13``): a tune split."""
+TUNE_REAL_14 = "tune-real-14"
+"""The fourteenth draw's turns (marked ``holdout-real-14``): a tune split."""
 REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2, HOLDOUT_REAL_3: TUNE_REAL_3,
                                 HOLDOUT_REAL_5: TUNE_REAL_5, HOLDOUT_REAL_6: TUNE_REAL_6, HOLDOUT_REAL_7: TUNE_REAL_7,
                                 HOLDOUT_REAL_8: TUNE_REAL_8, HOLDOUT_REAL_9: TUNE_REAL_9, HOLDOUT_REAL_10: TUNE_REAL_10,
                                 HOLDOUT_REAL_11: TUNE_REAL_11, HOLDOUT_REAL_12: TUNE_REAL_12,
-                                HOLDOUT_REAL_13: TUNE_REAL_13}
+                                HOLDOUT_REAL_13: TUNE_REAL_13, HOLDOUT_REAL_14: TUNE_REAL_14}
 """The file's split mark of a once held-out split -> the tune split the bench reads it as (the first three
 were scored six times each, the fifth draw three times and the sixth twice, so none gave an unbiased figure
 any more; the seventh was scored once, under rules v8, and then read to write rules v9, with the eighth kept
@@ -342,19 +357,21 @@ their test; the ninth (scored under v9 and v10) and the tenth (scored once) were
 with the eleventh kept for their test; the eleventh, scored once as their judge, was then read to write rules
 v12, with the twelfth kept for their test; the twelfth, scored once as their judge, was then read to write rules
 v13, with the thirteenth kept for their test; the thirteenth, scored once as their judge, was then read for the
-next rules, with the fourteenth kept for their test)."""
+next rules, with the fourteenth kept for their test; the fourteenth, scored once to measure v13, was then read to write
+rules v14, with the fifteenth kept for their test)."""
 REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
     ("third", REAL_THIRD, HOLDOUT_REAL_3, THIRD_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
     ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK),
     ("eighth", REAL_EIGHTH, HOLDOUT_REAL_8, EIGHTH_MARK), ("ninth", REAL_NINTH, HOLDOUT_REAL_9, NINTH_MARK),
     ("tenth", REAL_TENTH, HOLDOUT_REAL_10, TENTH_MARK), ("eleventh", REAL_ELEVENTH, HOLDOUT_REAL_11, ELEVENTH_MARK),
     ("twelfth", REAL_TWELFTH, HOLDOUT_REAL_12, TWELFTH_MARK),
-    ("thirteenth", REAL_THIRTEENTH, HOLDOUT_REAL_13, THIRTEENTH_MARK))
+    ("thirteenth", REAL_THIRTEENTH, HOLDOUT_REAL_13, THIRTEENTH_MARK),
+    ("fourteenth", REAL_FOURTEENTH, HOLDOUT_REAL_14, FOURTEENTH_MARK))
 """The blind draws re-designated whole as tune splits, read by default (``--real-<name> PATH`` reads another
 file in one's place): name, file, the file's split mark, in-memory mark."""
 REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2, TUNE_REAL_3, TUNE_REAL_5, TUNE_REAL_6,
                                      TUNE_REAL_7, TUNE_REAL_8, TUNE_REAL_9, TUNE_REAL_10, TUNE_REAL_11,
-                                     TUNE_REAL_12, TUNE_REAL_13)
+                                     TUNE_REAL_12, TUNE_REAL_13, TUNE_REAL_14)
 """The tune splits of real negotiation turns only."""
 REAL_POOL = "tune-real-pool"
 """Every row of :data:`REAL_TUNE_SPLITS` scored as one block."""
@@ -876,7 +893,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-14 when --real-fourteenth is given, "
+                        "holdout-real-15 when --real-fifteenth is given, "
                         "then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")

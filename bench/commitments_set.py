@@ -18,6 +18,7 @@ Usage::
     python bench/commitments_set.py twelfth --train PATH [--turns 150] [--start 65] [--step 2]
     python bench/commitments_set.py thirteenth --train PATH [--turns 150] [--start 75] [--step 2]
     python bench/commitments_set.py fourteenth --train PATH [--turns 150] [--start 83] [--step 2]
+    python bench/commitments_set.py fifteenth --train PATH [--turns 150] [--start 93] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -134,6 +135,12 @@ are left out.  Its rows were labelled blind.
 :func:`draw_fourteenth`), a held-out set only, in a fifteenth held-out split, :data:`HOLDOUT_REAL_14`: the
 thirteenth draw continued, the same window order's odd positions from 83 on (the thirteenth stopped at position
 81), until it holds at least ``--turns`` turns; texts of every labelled file before it, the thirteenth draw's
+included, are left out.  Its rows were labelled blind.
+
+``fifteenth`` draws the fifteenth batch (``tests/fixtures/commitments-general-real-fifteenth.jsonl``,
+:func:`draw_fifteenth`), a held-out set only, in a sixteenth held-out split, :data:`HOLDOUT_REAL_15`: the
+fourteenth draw continued, the same window order's odd positions from 93 on (the fourteenth stopped at position
+91), until it holds at least ``--turns`` turns; texts of every labelled file before it, the fourteenth draw's
 included, are left out.  Its rows are labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
@@ -601,7 +608,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
 
 def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
-    """The sub-command of a later draw read at the odd positions of the window order (fifth to fourteenth)."""
+    """The sub-command of a later draw read at the odd positions of the window order (fifth to fifteenth)."""
     p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
@@ -975,6 +982,46 @@ def draw_fourteenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: in
 
 # --- end of the fourteenth draw ---
 
+# --- The fifteenth draw (holdout-real-15): the fourteenth draw continued, at the odd positions from 93 ---
+
+HOLDOUT_REAL_15 = "holdout-real-15"
+"""The split of the fifteenth draw's turns: all of them, only scored."""
+
+FIFTEENTH_TURNS = 150
+"""How many turns the fifteenth draw takes at least (it stops at the end of the window that reaches them)."""
+
+FIFTEENTH_START = 93
+"""The first position of the fourth draw's window order the fifteenth draw reads; it reads 93, 95, 97, ...
+(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
+the ninth 39 to 47, the tenth 49 to 55, the eleventh 57 to 63, the twelfth 65 to 73, the thirteenth 75 to 81, the
+fourteenth 83 to 91, and each stopped there; the even positions from 4 on are the tune-real draw's side, never read
+by a held-out draw)."""
+
+LABELLED_15 = [*LABELLED_14, FIXTURES / "commitments-general-real-fourteenth.jsonl"]
+"""The labelled files before the fifteenth draw (every ``commitments*.jsonl`` file before it): every text of any
+of them is left out of it."""
+
+
+def draw_fifteenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = FIFTEENTH_TURNS,
+                   start: int = FIFTEENTH_START, step: int = FIFTH_STEP,
+                   size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The fifteenth draw: :func:`draw_fifth` from position ``start`` (93) of the window order, in
+    :data:`HOLDOUT_REAL_15`; the turns, and the windows read.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
+    ...                     "participant_info": {}} for d in range(300)])  # 31,280 characters: 105 windows
+    >>> order = window_order(len(text), size=300)
+    >>> rows, windows = draw_fifteenth(text, [], wanted=1, size=300)
+    >>> windows == [order[93]], {r["split"] for r in rows}
+    (True, {'holdout-real-15'})
+    >>> windows == draw_fifth(text, [], 1, start=93, size=300)[1] and order[91] not in windows
+    True
+    """
+    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_15)
+
+
+# --- end of the fifteenth draw ---
+
 
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
 
@@ -1090,12 +1137,14 @@ def main(argv: list[str] | None = None) -> int:
                   "holdout-real-13 only: the twelfth draw's windows continued at the odd positions from 75")
     _add_odd_draw(sub, "fourteenth", LABELLED_14, FOURTEENTH_TURNS, FOURTEENTH_START,
                   "holdout-real-14 only: the thirteenth draw's windows continued at the odd positions from 83")
+    _add_odd_draw(sub, "fifteenth", LABELLED_15, FIFTEENTH_TURNS, FIFTEENTH_START,
+                  "holdout-real-15 only: the fourteenth draw's windows continued at the odd positions from 93")
     args = parser.parse_args(argv)
     if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                        "thirteenth", "fourteenth"):
+                        "thirteenth", "fourteenth", "fifteenth"):
         odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh, "eighth": draw_eighth,
                      "ninth": draw_ninth, "tenth": draw_tenth, "eleventh": draw_eleventh, "twelfth": draw_twelfth,
-                     "thirteenth": draw_thirteenth, "fourteenth": draw_fourteenth}
+                     "thirteenth": draw_thirteenth, "fourteenth": draw_fourteenth, "fifteenth": draw_fifteenth}
         return _run_odd_draw(args, odd_draws[args.command])
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled

@@ -44,7 +44,10 @@ eleventh's included), and continues the eleventh draw at the odd positions from 
 holds no text or dialogue of any other labelled file (the twelfth's included), and continues the twelfth draw at the
 odd positions from 75 of that order.  The fourteenth draw (``commitments-general-real-fourteenth.jsonl``), labelled
 blind too, passes the same checks, is all ``holdout-real-14``, holds no text or dialogue of any other labelled file
-(the thirteenth's included), and continues the thirteenth draw at the odd positions from 83 of that order.  The tune-real draw
+(the thirteenth's included), and continues the thirteenth draw at the odd positions from 83 of that order.  The
+fifteenth draw (``commitments-general-real-fifteenth.jsonl``), labelled blind too, passes the same checks, is all
+``holdout-real-15``, holds no text or dialogue of any other labelled file (the fourteenth's included), and continues
+the fourteenth draw at the odd positions from 93 of that order.  The tune-real draw
 (``commitments-general-tune-real.jsonl``) passes the same checks of form, is all ``tune-real`` (a tune split),
 holds no text of any other labelled file, and comes from dialogues of CaSiNo's train split that no other
 file touched, taken whole from the windows at the even positions from 4 of the fourth draw's window order.
@@ -78,6 +81,7 @@ REAL_ELEVENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-eleventh
 REAL_TWELFTH = ROOT / "tests" / "fixtures" / "commitments-general-real-twelfth.jsonl"
 REAL_THIRTEENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-thirteenth.jsonl"
 REAL_FOURTEENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fourteenth.jsonl"
+REAL_FIFTEENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fifteenth.jsonl"
 TUNE_REAL = ROOT / "tests" / "fixtures" / "commitments-general-tune-real.jsonl"
 DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
@@ -136,12 +140,14 @@ REAL_ELEVENTH_ROWS = _rows(REAL_ELEVENTH)
 REAL_TWELFTH_ROWS = _rows(REAL_TWELFTH)
 REAL_THIRTEENTH_ROWS = _rows(REAL_THIRTEENTH)
 REAL_FOURTEENTH_ROWS = _rows(REAL_FOURTEENTH)
+REAL_FIFTEENTH_ROWS = _rows(REAL_FIFTEENTH)
 TUNE_REAL_ROWS = _rows(TUNE_REAL)
 EVERY_ROW = (ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
              + TUNE_REAL_ROWS + REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS
              + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS
-             + REAL_FOURTEENTH_ROWS)
-_FILE_OF = {**{r["id"]: REAL_FOURTEENTH.name for r in REAL_FOURTEENTH_ROWS},
+             + REAL_FOURTEENTH_ROWS + REAL_FIFTEENTH_ROWS)
+_FILE_OF = {**{r["id"]: REAL_FIFTEENTH.name for r in REAL_FIFTEENTH_ROWS},
+            **{r["id"]: REAL_FOURTEENTH.name for r in REAL_FOURTEENTH_ROWS},
             **{r["id"]: REAL_THIRTEENTH.name for r in REAL_THIRTEENTH_ROWS},
             **{r["id"]: REAL_TWELFTH.name for r in REAL_TWELFTH_ROWS},
             **{r["id"]: REAL_ELEVENTH.name for r in REAL_ELEVENTH_ROWS},
@@ -175,10 +181,11 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     twelfth = {r["id"] for r in REAL_TWELFTH_ROWS}
     thirteenth = {r["id"] for r in REAL_THIRTEENTH_ROWS}
     fourteenth = {r["id"] for r in REAL_FOURTEENTH_ROWS}
+    fifteenth = {r["id"] for r in REAL_FIFTEENTH_ROWS}
     tune_real = {r["id"] for r in TUNE_REAL_ROWS}
     for row in EVERY_ROW:
         later_files = (later | second | third | fourth | fifth | sixth | seventh | eighth | ninth | tenth | eleventh
-                       | twelfth | thirteenth | fourteenth | tune_real)
+                       | twelfth | thirteenth | fourteenth | fifteenth | tune_real)
         fields = ROW_FIELDS | {"provenance"} if row["id"] in later_files else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
@@ -199,6 +206,7 @@ def test_every_row_has_exactly_the_row_fields() -> None:
             ("holdout-real-12",) if row["id"] in twelfth else \
             ("holdout-real-13",) if row["id"] in thirteenth else \
             ("holdout-real-14",) if row["id"] in fourteenth else \
+            ("holdout-real-15",) if row["id"] in fifteenth else \
             ("tune-real",) if row["id"] in tune_real else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
@@ -752,10 +760,12 @@ def test_sixth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     assert {p.name for p in module.LABELLED_6} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_SIXTH.name, REAL_SEVENTH.name, REAL_EIGHTH.name, REAL_NINTH.name,
                                   REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name,
-                                  REAL_FOURTEENTH.name}
+                                  REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
     after = {s["id"] for s in REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS
              + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS
-             + REAL_FOURTEENTH_ROWS}
+             + REAL_FOURTEENTH_ROWS
+             + REAL_FIFTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SIXTH_ROWS, "holdout-real-6", before)
 
@@ -800,9 +810,11 @@ def test_seventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     # (every file but the seventh's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_7} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_SEVENTH.name, REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name,
-                                  REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+                                  REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
     after = {s["id"] for s in REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS
-             + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
+             + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS
+             + REAL_FIFTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SEVENTH_ROWS, "holdout-real-7", before)
 
@@ -814,9 +826,11 @@ def test_eighth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_
     # (every file but the eighth's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_8} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_EIGHTH.name, REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name,
-                                  REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+                                  REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
     after = {s["id"] for s in REAL_EIGHTH_ROWS + REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS
-             + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
+             + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS
+             + REAL_FIFTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_EIGHTH_ROWS, "holdout-real-8", before)
 
@@ -828,9 +842,11 @@ def test_ninth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     # (every file but the ninth's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_9} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_NINTH.name, REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name,
-                                  REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+                                  REAL_THIRTEENTH.name, REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
     after = {s["id"] for s in REAL_NINTH_ROWS + REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS
-             + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
+             + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS
+             + REAL_FIFTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_NINTH_ROWS, "holdout-real-9", before)
 
@@ -842,9 +858,11 @@ def test_tenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     # (every file but the tenth's own and every later draw's, labelled after it)
     assert {p.name for p in module.LABELLED_10} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_TENTH.name, REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name,
-                                  REAL_FOURTEENTH.name}
+                                  REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
     after = {s["id"] for s in REAL_TENTH_ROWS + REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS
-             + REAL_FOURTEENTH_ROWS}
+             + REAL_FOURTEENTH_ROWS
+             + REAL_FIFTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_TENTH_ROWS, "holdout-real-10", before)
     # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes
@@ -858,7 +876,8 @@ def test_eleventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_wit
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the tenth's included
     assert {p.name for p in module.LABELLED_11} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
+        "commitments*.jsonl")} - {REAL_ELEVENTH.name, REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
     after = {s["id"] for s in REAL_ELEVENTH_ROWS + REAL_TWELFTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_ELEVENTH_ROWS, "holdout-real-11", before)
@@ -873,8 +892,10 @@ def test_twelfth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the eleventh's included
     assert {p.name for p in module.LABELLED_12} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
-    after = {s["id"] for s in REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
+        "commitments*.jsonl")} - {REAL_TWELFTH.name, REAL_THIRTEENTH.name, REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
+    after = {s["id"] for s in REAL_TWELFTH_ROWS + REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS
+             + REAL_FIFTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_TWELFTH_ROWS, "holdout-real-12", before)
     # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes are
@@ -888,8 +909,10 @@ def test_thirteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_w
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the twelfth's included
     assert {p.name for p in module.LABELLED_13} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_THIRTEENTH.name, REAL_FOURTEENTH.name}
-    after = {s["id"] for s in REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS}
+        "commitments*.jsonl")} - {REAL_THIRTEENTH.name, REAL_FOURTEENTH.name,
+                                  REAL_FIFTEENTH.name}
+    after = {s["id"] for s in REAL_THIRTEENTH_ROWS + REAL_FOURTEENTH_ROWS
+             + REAL_FIFTEENTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_THIRTEENTH_ROWS, "holdout-real-13", before)
     # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes are
@@ -903,13 +926,28 @@ def test_fourteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_w
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the thirteenth's included
     assert {p.name for p in module.LABELLED_14} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_FOURTEENTH.name}
-    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_FOURTEENTH_ROWS}] + _rows(DAISHI)
+        "commitments*.jsonl")} - {REAL_FOURTEENTH.name, REAL_FIFTEENTH.name}
+    after = {s["id"] for s in REAL_FOURTEENTH_ROWS + REAL_FIFTEENTH_ROWS}
+    before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_FOURTEENTH_ROWS, "holdout-real-14", before)
-    # the file as labelled blind, pinned before any score: a row or a label changed shows here (its bytes are
+    # the file as labelled blind, pinned before its first score: a row or a label changed shows here (its bytes are
     # hashed; no extractor reads it)
     assert hashlib.sha256(REAL_FOURTEENTH.read_bytes()).hexdigest() == \
         "d7f5a10d6594522c41022e359ed1dd463d5f2fa6355ddd7d163a63ca857759a8"
+
+
+def test_fifteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_another_file() -> None:
+    assert len(REAL_FIFTEENTH_ROWS) >= 150
+    module = _module(SET_SCRIPT, "commitments_set")
+    # the draw left out the texts of every file labelled before it, the fourteenth's included
+    assert {p.name for p in module.LABELLED_15} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
+        "commitments*.jsonl")} - {REAL_FIFTEENTH.name}
+    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_FIFTEENTH_ROWS}] + _rows(DAISHI)
+    _check_blind_train_rows(REAL_FIFTEENTH_ROWS, "holdout-real-15", before)
+    # the file as labelled blind, pinned before any score: a row or a label changed shows here (its bytes are
+    # hashed; no extractor reads it)
+    assert hashlib.sha256(REAL_FIFTEENTH.read_bytes()).hexdigest() == \
+        "035a9186f0584dc731de9cda4797da495a751a04fe14e34f0403b5af40606b25"
 
 
 @pytest.mark.parametrize(("name", "start", "dialogues", "earlier"), [
@@ -925,19 +963,22 @@ def test_fourteenth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_w
                              ("tenth", 49), ("eleventh", 57), ("twelfth", 65))),
     ("fourteenth", 83, 300, (("fifth", 3), ("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39),
                              ("tenth", 49), ("eleventh", 57), ("twelfth", 65), ("thirteenth", 75))),
+    ("fifteenth", 93, 330, (("fifth", 3), ("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39),
+                            ("tenth", 49), ("eleventh", 57), ("twelfth", 65), ("thirteenth", 75), ("fourteenth", 83))),
 ])
 def test_a_later_draw_continues_the_one_before_at_the_odd_positions_from_its_start(
         name: str, start: int, dialogues: int, earlier: tuple[tuple[str, int], ...]) -> None:
     """The seventh draw reads the odd positions from 23 (the sixth stopped at 21), the eighth from 31 (the
     seventh stopped at 29), the ninth from 39 (the eighth stopped at 37), the tenth from 49 (the ninth stopped at
     47), the eleventh from 57 (the tenth stopped at 55), the twelfth from 65 (the eleventh stopped at 63), the
-    thirteenth from 75 (the twelfth stopped at 73), the fourteenth from 83 (the thirteenth stopped at 81): window
-    by window, every whole dialogue, until the draw holds its turns."""
+    thirteenth from 75 (the twelfth stopped at 73), the fourteenth from 83 (the thirteenth stopped at 81), the
+    fifteenth from 93 (the fourteenth stopped at 91): window by window, every whole dialogue, until the draw holds its
+    turns."""
     module = _module(SET_SCRIPT, "commitments_set")
     draw_later = getattr(module, f"draw_{name}")
     split = {"seventh": "holdout-real-7", "eighth": "holdout-real-8", "ninth": "holdout-real-9",
              "tenth": "holdout-real-10", "eleventh": "holdout-real-11", "twelfth": "holdout-real-12",
-             "thirteenth": "holdout-real-13", "fourteenth": "holdout-real-14"}[name]
+             "thirteenth": "holdout-real-13", "fourteenth": "holdout-real-14", "fifteenth": "holdout-real-15"}[name]
     size = 600
     text, order, inside = _synthetic_train(dialogues, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
     assert module.window_order(len(text), size=size) == order and len(order) > start + 7
@@ -970,7 +1011,7 @@ def test_a_later_draw_continues_the_one_before_at_the_odd_positions_from_its_sta
         assert windows_before == windows_later and [{**r, "split": split} for r in rows_before] == rows_later
 
 
-def test_the_seventh_to_fourteenth_draws_constants() -> None:
+def test_the_seventh_to_fifteenth_draws_constants() -> None:
     module = _module(SET_SCRIPT, "commitments_set")
     assert module.HOLDOUT_REAL_7 == "holdout-real-7" and module.SEVENTH_START == 23
     assert module.LABELLED_7 == [*module.LABELLED_6, REAL_SIXTH] and REAL_SEVENTH not in module.LABELLED_7
@@ -992,6 +1033,9 @@ def test_the_seventh_to_fourteenth_draws_constants() -> None:
     assert module.HOLDOUT_REAL_14 == "holdout-real-14" and module.FOURTEENTH_START == 83 \
         and module.FOURTEENTH_TURNS == 150
     assert module.LABELLED_14 == [*module.LABELLED_13, REAL_THIRTEENTH] and REAL_FOURTEENTH not in module.LABELLED_14
+    assert module.HOLDOUT_REAL_15 == "holdout-real-15" and module.FIFTEENTH_START == 93 \
+        and module.FIFTEENTH_TURNS == 150
+    assert module.LABELLED_15 == [*module.LABELLED_14, REAL_FOURTEENTH] and REAL_FIFTEENTH not in module.LABELLED_15
 
 
 def test_window_dialogues_reads_only_the_window_its_chat_logs_lie_in() -> None:

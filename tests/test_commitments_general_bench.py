@@ -199,21 +199,21 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     fixture = {json.loads(line)["id"]: B.REDESIGNATED.get(json.loads(line)["split"], json.loads(line)["split"])
                for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, B.REAL_THIRD, B.REAL_FIFTH,
                             B.REAL_SIXTH, B.REAL_SEVENTH, B.REAL_EIGHTH, B.REAL_NINTH, B.REAL_TENTH,
-                            B.REAL_ELEVENTH, B.REAL_TWELFTH, B.REAL_THIRTEENTH,
+                            B.REAL_ELEVENTH, B.REAL_TWELFTH, B.REAL_THIRTEENTH, B.REAL_FOURTEENTH,
                             B.TUNE_REAL_FILE)
                for line in path.read_text(encoding="utf-8").splitlines()}
     assert ids and all(fixture[i] in B.TUNE_SPLITS for i in ids)
     assert {fixture[i] for i in ids} == {"tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3",
                                          "tune-real-5", "tune-real-6", "tune-real-7", "tune-real-8", "tune-real-9",
                                          "tune-real-10", "tune-real-11", "tune-real-12",
-                                         "tune-real-13"}
+                                         "tune-real-13", "tune-real-14"}
 
 
 def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFixture[str]) -> None:
-    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-14")
+    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-15")
     assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3", "tune-real-5",
                              "tune-real-6", "tune-real-7", "tune-real-8", "tune-real-9", "tune-real-10",
-                             "tune-real-11", "tune-real-12", "tune-real-13")
+                             "tune-real-11", "tune-real-12", "tune-real-13", "tune-real-14")
     assert B.main(["--json", "--split", "tune-real-pool"]) == 0
     data = json.loads(capsys.readouterr().out)
     files = {"tune-real-1": (B.REAL_ADDED, "holdout-real"), "tune-real-2": (B.REAL_SECOND, "holdout-real-2"),
@@ -223,6 +223,7 @@ def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFix
              "tune-real-10": (B.REAL_TENTH, "holdout-real-10"),
              "tune-real-11": (B.REAL_ELEVENTH, "holdout-real-11"), "tune-real-12": (B.REAL_TWELFTH, "holdout-real-12"),
              "tune-real-13": (B.REAL_THIRTEENTH, "holdout-real-13"),
+             "tune-real-14": (B.REAL_FOURTEENTH, "holdout-real-14"),
              "tune-real": (B.TUNE_REAL_FILE, "tune-real")}
     counts = {split: [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
                       if json.loads(line)["split"] == mark] for split, (path, mark) in files.items()}
@@ -238,12 +239,13 @@ def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFix
     assert "figures to quote come from [holdout]; intervals" in out
     assert not any(f"[holdout-real{n}] " in out for n in ("", "-2", "-3", "-5", "-6", "-7", "-8", "-9", "-10",
                                                                "-11", "-12",
-                                                               "-13"))
+                                                               "-13", "-14"))
     assert out.index("\n[tune-real] ") < out.index("\n[tune-real-1] ") < out.index("\n[tune-real-2] ") \
         < out.index("\n[tune-real-3] ") < out.index("\n[tune-real-5] ") < out.index("\n[tune-real-6] ") \
         < out.index("\n[tune-real-7] ") < out.index("\n[tune-real-8] ") < out.index("\n[tune-real-9] ") \
         < out.index("\n[tune-real-10] ") < out.index("\n[tune-real-11] ") \
-        < out.index("\n[tune-real-12] ") < out.index("\n[tune-real-13] ") < out.index("\n[tune-real-pool] ")
+        < out.index("\n[tune-real-12] ") < out.index("\n[tune-real-13] ") < out.index("\n[tune-real-14] ") \
+        < out.index("\n[tune-real-pool] ")
 
 
 def test_the_tune_real_draw_is_a_tune_block_after_tune(capsys: pytest.CaptureFixture[str]) -> None:
@@ -332,7 +334,7 @@ def scripted_third(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 @pytest.mark.parametrize("name", ["third", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
-                                  "twelfth", "thirteenth"])
+                                  "twelfth", "thirteenth", "fourteenth"])
 def test_a_re_designated_draw_is_its_tune_block_counted_by_hand(
         name: str, tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
     split = REDESIGNATED_DRAWS[name][1]
@@ -364,7 +366,8 @@ def test_a_re_designated_draw_is_its_tune_block_counted_by_hand(
                                                         ("tenth", "tune-real-9", "tune-real-11"),
                                                         ("eleventh", "tune-real-10", "tune-real-12"),
                                                         ("twelfth", "tune-real-11", "tune-real-13"),
-                                                        ("thirteenth", "tune-real-12", "tune-real-pool")])
+                                                        ("thirteenth", "tune-real-12", "tune-real-14"),
+                                                        ("fourteenth", "tune-real-13", "tune-real-pool")])
 def test_a_re_designated_draw_is_read_by_default_printed_in_order_and_its_errors_shown(
         name: str, before: str, after: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -391,14 +394,15 @@ def test_a_re_designated_draw_is_read_by_default_printed_in_order_and_its_errors
     assert f"row '{name}/1': field split: an added row is {mark}, got 'tune'" in capsys.readouterr().err
 
 
-DRAWS = {"fourth": "holdout-real-4", "fourteenth": "holdout-real-14"}
+DRAWS = {"fourth": "holdout-real-4", "fifteenth": "holdout-real-15"}
 """The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
 REDESIGNATED_DRAWS = {"third": ("holdout-real-3", "tune-real-3"), "fifth": ("holdout-real-5", "tune-real-5"),
                       "sixth": ("holdout-real-6", "tune-real-6"), "seventh": ("holdout-real-7", "tune-real-7"),
                       "eighth": ("holdout-real-8", "tune-real-8"), "ninth": ("holdout-real-9", "tune-real-9"),
                       "tenth": ("holdout-real-10", "tune-real-10"),
                       "eleventh": ("holdout-real-11", "tune-real-11"), "twelfth": ("holdout-real-12", "tune-real-12"),
-                      "thirteenth": ("holdout-real-13", "tune-real-13")}
+                      "thirteenth": ("holdout-real-13", "tune-real-13"),
+                      "fourteenth": ("holdout-real-14", "tune-real-14")}
 """The blind draws read by default as tune splits: each file's split mark and the tune split it is read as."""
 
 
@@ -426,7 +430,7 @@ def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "before", "key"), [("fourteenth", "fourth", "realFourteenth")])
+@pytest.mark.parametrize(("name", "before", "key"), [("fifteenth", "fourth", "realFifteenth")])
 def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
         name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -460,9 +464,9 @@ def test_every_later_draw_named_at_once_is_printed_in_draw_order(
     assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
                   + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "fourth.jsonl (holdout-real-4) + fourteenth.jsonl (holdout-real-14)" in out
-    assert "[holdout], [holdout-real-4] and [holdout-real-14]" in out
-    assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-14] ") \
+    assert "fourth.jsonl (holdout-real-4) + fifteenth.jsonl (holdout-real-15)" in out
+    assert "[holdout], [holdout-real-4] and [holdout-real-15]" in out
+    assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-15] ") \
         < out.index("\n[tune] ")
 
 
