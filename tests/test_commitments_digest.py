@@ -151,6 +151,31 @@ DIGESTS: dict[str, dict[str, str]] = {
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
         "tiers": "9d55ea07cb0721815f0ef8859eb3b020d88e64f7adcd6aa867e723b57cd50a0c",
     },
+    # version 14: a deal reached takes "an" before its noun, "our deal" is the proposal, "accept" before a quantity
+    # receives goods, "as you say" yields to the terms; written from the fourteenth draw once it had been scored (to
+    # measure v13) and read; of the files stored for 13, the base set's (one holdout row), the fourth draw's (one row)
+    # and the tiers corpus's (one negotiation turn) readings changed; the fourteenth draw joins the table
+    "14": {
+        "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
+        "commitments-general-real-eighth.jsonl": "e552d2a546c90c784c935cb3947156bfed3be3dca6e6fd71dcdf50661d54134f",
+        "commitments-general-real-eleventh.jsonl": "c5769968ab61701b4ebbb6748dba2dd755347e6b4f1eabd9e31c5127f4d4e375",
+        "commitments-general-real-fifth.jsonl": "8d66d016be6328107cbb461c38c3086f21c8586efb5869b56fb1873238b40cb1",
+        "commitments-general-real-fourteenth.jsonl": "5ff77fcb9fc60194f93e8cb2ed6fe7a3f5e519d0653557ce08b1bdb87815fc71",
+        "commitments-general-real-fourth.jsonl": "f96f934213f034cadc94b89072c3d6cee0db0d8879c0f7a824d4dce2ca328dbb",
+        "commitments-general-real-ninth.jsonl": "deec503a407c58cf4c262f7568769c785c8c55f92228601e63cf386e6fde9f5a",
+        "commitments-general-real-second.jsonl": "417eb6106ea750e026a219c47ea98c38d7d9afc1e831da4fea1f200471565c1f",
+        "commitments-general-real-seventh.jsonl": "c4608896c894750b3f3da6ad28da8f5d3d2990284a28bbaa730715f75c8ac69b",
+        "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
+        "commitments-general-real-tenth.jsonl": "14f7bfd0116d44d14ed0224797c6f60196fa680d47ded199035026073116cec5",
+        "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
+        "commitments-general-real-thirteenth.jsonl": "42cf7249e9a60ca27a029a1eed3236cce25a97a063b2ae1d2c5e10241d80547c",
+        "commitments-general-real-twelfth.jsonl": "20a25306f293275f01617148d00a48aa13f11a284fa7d30730e263c9c176c273",
+        "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
+        "commitments-general-tune-real.jsonl": "99a8230408906d5f5d3410c81183a2d7af1e0cfbecedb29ae718ac5d1d2ef6fd",
+        "commitments-general.jsonl": "7978ea6d07c625368b9399a022d07d7ddeb946b58c556fdd822df663f1a734fb",
+        "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
+        "tiers": "2532a2eaa8bd3604c3d814b081cdd344a859bc2f623e8bd44493df78e40d8302",
+    },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor
 version.  A labelled file added later joins the table when its readings are first stored (a file

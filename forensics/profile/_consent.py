@@ -17,7 +17,7 @@ does).  It consents when one of these reads it, and :func:`_consent_at` does not
 * :func:`_worked_out`: a deal worked out ("glad we could work it out", "we worked it out");
 * :func:`_no_trouble`: (v10) the proposal said to be no trouble ("I have no problem with that", "I don't
   see an issue with your offer");
-* a comma part that is "deal" / "done" alone, "X it is", "10 works", or a whole "Will do.".
+* a comma part that is "deal" / "done" alone, "X it is", "10 works", or a whole "Will do." or (v14) "As you say.".
 
 The proposal may be named with a modifier ("your offered deal", "your last offer"), by who made it
 ("the deal you proposed"), or stand as the subject of a word of consent ("your offer is fair").
@@ -85,8 +85,13 @@ def _embedded(words: list[str], i: int) -> bool:
         i > 1 and words[i - 1] in _CONSENT_SUBJECTS and words[i - 2] in _EMBEDDING)
 
 
-_PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
-"""Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal")."""
+_PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these", "our"})
+"""Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal"; (v14) "our
+deal": the deal the two made, as "I'll submit our deal now")."""
+
+_NAME_NEEDED = frozenset({"your", "the", "those", "these", "our"})
+"""The determiners of :data:`_PROPOSAL_DETERMINERS` that must be followed by a proposal's name to open one: "the
+deal" is the proposal, "the water" goods (an ask); (v14) so with "our" ("our deal", not "our food")."""
 
 
 _PROPOSAL_MODIFIERS = frozenset({"offered", "proposed", "suggested", "last", "latest", "new", "revised", "original",
@@ -275,9 +280,9 @@ _PHRASE_GUARDS: Mapping[str, tuple[Callable[[list[str], int, int], bool], ...]] 
 """The guards of a consent phrase by its last word (``(words, start, end)``: True rules the phrase out)."""
 
 
-_PART_WORDS = frozenset({"deal", "done", "is", "works", "do"})
+_PART_WORDS = frozenset({"deal", "done", "is", "works", "do", "say", "wish"})
 """A comma part consents on its own only holding one of these (:func:`_deal_said`, :func:`_it_is`,
-:func:`_number_works`, :func:`_will_do`)."""
+:func:`_number_works`, :func:`_will_do`, :func:`_as_you_say`)."""
 
 
 def _consent_part(words: list[str]) -> bool:
@@ -290,6 +295,13 @@ def _consent_part(words: list[str]) -> bool:
         return True
     if _PART_WORDS.isdisjoint(words):
         return False
+    if not _YIELDING.isdisjoint(words):  # (v14) "Ok then, as you say.": the whole clause, its commas aside
+        plain = [w for w in words if w != ","]
+        j = 0
+        while j < len(plain) and plain[j] in INTERJECTIONS and plain[j] not in ("no", "nope", "not"):
+            j += 1
+        if _as_you_say(plain[j:]):
+            return True
     n = len(words)
     seg = 0
     commas = [i for i, w in enumerate(words) if w == ","]
@@ -331,6 +343,21 @@ def _number_works(rest: list[str]) -> bool:
 def _will_do(rest: list[str]) -> bool:
     """"Will do.", "I will do that": consent to what was asked (D1), when it is the whole clause."""
     return rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"])
+
+
+_YIELDING = frozenset({"say", "wish"})
+"""(v14) The last words of :func:`_as_you_say`'s idioms."""
+
+
+def _as_you_say(rest: list[str]) -> bool:
+    """(v14) "As you say.", "Ok then, as you wish", "Whatever you say": the speaker yields to the addressee's terms,
+    consent in other words (D1), when it is the whole clause (its opening interjections and commas passed).  Not "as you say
+    it is cold" (a report), nor a comparison ("as cold as you say").
+
+    >>> _as_you_say("as you say".split()), _as_you_say("as you say it is".split()), _as_you_say("whatever you wish".split())
+    (True, False, True)
+    """
+    return rest in (["as", "you", "say"], ["as", "you", "wish"], ["whatever", "you", "say"], ["whatever", "you", "wish"])
 
 
 def _consent_frame(words: list[str]) -> bool:
@@ -404,7 +431,7 @@ def _consent_act(words: list[str]) -> bool:
         obj = words[o] if o < n else ""
         if obj in _PROPOSAL_DETERMINERS:
             named = _proposal_named(words, o)
-            if named == o and obj in ("your", "the", "those", "these"):
+            if named == o and obj in _NAME_NEEDED:
                 continue  # "I'll take the water": goods, an ask
             o = named
             end = o + 1
@@ -483,7 +510,7 @@ def _consent_state(words: list[str]) -> bool:
         if obj not in _PROPOSAL_DETERMINERS:
             continue
         named = _proposal_named(words, o)
-        if named == o and obj in ("your", "the", "those", "these"):
+        if named == o and obj in _NAME_NEEDED:
             continue
         o = named
         if o + 2 < n and words[o + 1] == "you" and words[o + 2] in _PROPOSED and words[o] in PROPOSAL_NOUNS:
@@ -563,8 +590,8 @@ def _deal_made(words: list[str]) -> bool:
                                       "reasonable"):
             j -= 1
         pointed = j >= 0 and words[j] in ("this", "that")
-        if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
-            j -= 1
+        if j >= 0 and words[j] in ("a", "an", "the", "this", "that", "our"):
+            j -= 1  # (v14) "an" too: "glad we could reach an agreement", "we were able to reach an arrangement"
         if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
             j -= 1  # "you have yourself a deal"
         if j >= 2 and words[j - 2:j + 1] == ["come", "up", "with"]:
@@ -670,7 +697,7 @@ def _no_trouble(words: list[str]) -> bool:
         if obj not in _PROPOSAL_DETERMINERS:
             continue
         named = _proposal_named(words, o)
-        if named == o and obj in ("your", "the", "those", "these"):
+        if named == o and obj in _NAME_NEEDED:
             continue  # "no problem with the water": goods
         end = named + 1
         if end < n and words[end] not in _CLAUSE_GOES_ON and words[end] not in ("at", "."):

@@ -369,6 +369,12 @@ by a question of check words alone, its copula dropped ("That correct right?"), 
 meant ("are you talking about where I get 2 food and ...") check understanding (R3), no commitment; the speaker
 reporting its own earlier words ("I said I would get all 3 firewood") claims the past (R8); and a reason after a
 consent act ("we can do that since you gave me more water") leaves the consent standing.
+14 adds, from the errors of the fourteenth draw once it had been scored (to measure 13) and read
+(``tune-real-14``), by mechanism, each checked on made-up sentences and near misses
+(``tests/test_commitments_v14_rules.py``): a deal reached takes "an" before its noun ("glad we could reach an
+agreement"); "our deal" is the proposal ("I'll submit our deal now"); "accept" before a quantity receives goods
+("I will accept 3 waters ..., and you will accept 3 foods ...": R15's split, as with "get"); and "As you say." /
+"Ok then, as you wish" yields to the terms, consent in other words (D1), when it is the whole clause.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -647,6 +653,26 @@ def _thinking_framed(words: list[str]) -> list[str]:
     return out
 
 
+def _accepting_goods(words: list[str]) -> list[str]:
+    """(v14) ``words`` with "accept" read as "get" where a quantity follows it: to accept 3 water is to receive it,
+    and "I will accept 3 waters and 1 wood, and you will accept 3 foods and 2 wood" is R15's split (each side's
+    share said with "get"), as "I will get 3 waters ..., and you will get 3 foods ..." is.  "Accept" before
+    anything else keeps its reading (R20's consent: "I accept", "I'll accept your offer").
+
+    >>> _accepting_goods("so i will accept 3 waters".split())[3]
+    'get'
+    >>> [_accepting_goods(t.split())[1] for t in ("i accept your offer", "i accept , thanks")]
+    ['accept', 'accept']
+    """
+    if "accept" not in words:
+        return words
+    out = list(words)
+    for k in [k for k, w in enumerate(words) if w == "accept"]:
+        if k + 1 < len(words) and _quantity(words[k + 1])[0]:
+            out[k] = "get"
+    return out
+
+
 def _which_proposal(words: list[str]) -> bool:
     """(v13) The clause asks which proposal the addressee means, restating its terms: "are you talking about where
     I get 2 food and you get 1 water" -- R3's restatement made to check understanding, no commitment.  The terms
@@ -774,7 +800,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "13"
+    version = "14"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
@@ -804,7 +830,7 @@ class HeuristicExtractor:
         raw = list(map(_WORD, toks))
         mentions = tuple([w for w in raw if w not in _BOUNDARY])
         words, offsets, tags = self._names(toks, raw)
-        found = self._message(_thinking_framed(words), offsets, tags, len(capped))
+        found = self._message(_accepting_goods(_thinking_framed(words)), offsets, tags, len(capped))
         if len(found) > 1:  # (most messages hold one commitment or none: nothing to compare)
             seen: set[tuple[Any, ...]] = set()
             kept: list[Commitment] = []
