@@ -125,7 +125,8 @@ rules v14 were written from it, with the fifteenth draw kept unread for their te
 **The fifteenth draw of real rows, blind.**  The fourteenth draw continued, at the odd positions from 93 of the
 same window order (``tests/fixtures/commitments-general-real-fifteenth.jsonl``), every row in ``holdout-real-15``, a
 sixteenth held-out split, labelled blind the same way after rules v14 were written.  It is read only when named
-(``--real-fifteenth``), its block follows the fourth's, and its rows are never printed one by one.
+(``--real-fifteenth``), its block follows the fourth's, and its rows are never printed one by one.  Scored once, as
+the judge of rules v14 (v13 in the same sitting).
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order

@@ -187,6 +187,8 @@ def test_the_promises_section_says_what_is_measured_of_its_extractor_and_only_of
     from daishi_forensics.report.render.profile import MEASURED
 
     seats, match = profile_section(analysis)
+    [intro] = [intro for title, intro, _, _ in profile_blocks(seats, match) if title == "Profile: Promises and betrayal"]
+    assert intro.endswith(" " + MEASURED[("daishi-heuristic", "14")]) and "69% of 51 in people's bargaining" in intro
     assert "73% of 86 in people's bargaining" in MEASURED[("daishi-heuristic", "13")]
     for version in ("13", "12", "11", "10", "8"):  # a report of a version before keeps its line
         earlier = {**match, "promises": {**match["promises"], "extractor": {**match["promises"]["extractor"],
@@ -196,7 +198,7 @@ def test_the_promises_section_says_what_is_measured_of_its_extractor_and_only_of
         assert intro.endswith(" " + MEASURED[("daishi-heuristic", version)])
         assert "31-40% in free alliance-game chat" in intro
     # a version not measured on unseen text gets no line until it is
-    for other in ({"name": "daishi-heuristic", "version": "14"},
+    for other in ({"name": "daishi-heuristic", "version": "15"},
                   {"name": "my-reader", "version": "9"}):
         changed = {**match, "promises": {**match["promises"], "extractor": {**match["promises"]["extractor"], **other}}}
         [intro] = [intro for title, intro, _, _ in profile_blocks(seats, changed)
