@@ -287,7 +287,8 @@ _PART_WORDS = frozenset({"deal", "done", "is", "works", "do", "say", "wish"})
 
 def _consent_part(words: list[str]) -> bool:
     """A comma part that consents on its own, its opening interjections passed ("no" / "not" are not
-    passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do.";
+    passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do." or (v14)
+    "As you say." (:func:`_as_you_say`, its commas passed too);
     or, read here because each needs a word few clauses hold, :func:`_found_fair` and :func:`_worked_out`."""
     if _PART_OR_FRAME_WORDS.isdisjoint(words):
         return False  # every part read below, and both frames, hold one of these words
@@ -351,13 +352,14 @@ _YIELDING = frozenset({"say", "wish"})
 
 def _as_you_say(rest: list[str]) -> bool:
     """(v14) "As you say.", "Ok then, as you wish", "Whatever you say": the speaker yields to the addressee's terms,
-    consent in other words (D1), when it is the whole clause (its opening interjections and commas passed).  Not "as you say
-    it is cold" (a report), nor a comparison ("as cold as you say").
+    consent in other words (D1), when it is the whole clause (its opening interjections and commas passed).  Not
+    "as you say it is cold" (a report), nor a comparison ("as cold as you say").
 
-    >>> _as_you_say("as you say".split()), _as_you_say("as you say it is".split()), _as_you_say("whatever you wish".split())
-    (True, False, True)
+    >>> [_as_you_say(t.split()) for t in ("as you say", "as you say it is", "whatever you wish")]
+    [True, False, True]
     """
-    return rest in (["as", "you", "say"], ["as", "you", "wish"], ["whatever", "you", "say"], ["whatever", "you", "wish"])
+    return rest in (["as", "you", "say"], ["as", "you", "wish"], ["whatever", "you", "say"],
+                    ["whatever", "you", "wish"])
 
 
 def _consent_frame(words: list[str]) -> bool:
