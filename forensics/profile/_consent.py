@@ -298,10 +298,7 @@ def _consent_part(words: list[str]) -> bool:
         return False
     if not _YIELDING.isdisjoint(words):  # (v14) "Ok then, as you say.": the whole clause, its commas aside
         plain = [w for w in words if w != ","]
-        j = 0
-        while j < len(plain) and plain[j] in INTERJECTIONS and plain[j] not in ("no", "nope", "not"):
-            j += 1
-        if _as_you_say(plain[j:]):
+        if _as_you_say(plain[_interjections_passed(plain):]):
             return True
     n = len(words)
     seg = 0
@@ -309,9 +306,7 @@ def _consent_part(words: list[str]) -> bool:
     commas.append(n)  # the clause's end closes the last part
     for i in commas:
         part = words[seg:i]
-        j = 0
-        while j < len(part) and part[j] in INTERJECTIONS and part[j] not in ("no", "nope", "not"):
-            j += 1
+        j = _interjections_passed(part)
         rest = part[j:]
         if rest and ((rest[0] in ("deal", "done") and _deal_said(words, rest, seg + j))
                      or (rest[-1] == "is" and _it_is(rest)) or (rest[-1] == "works" and _number_works(rest))
@@ -319,6 +314,19 @@ def _consent_part(words: list[str]) -> bool:
             return True
         seg = i + 1
     return False
+
+
+def _interjections_passed(part: list[str]) -> int:
+    """The index of the first word of ``part`` after its opening interjections ("ok then, ..."); "no", "nope" and
+    "not" are not passed (they deny what follows).
+
+    >>> _interjections_passed("ok then as you say".split()), _interjections_passed("no deal".split())
+    (2, 0)
+    """
+    j = 0
+    while j < len(part) and part[j] in INTERJECTIONS and part[j] not in ("no", "nope", "not"):
+        j += 1
+    return j
 
 
 def _deal_said(words: list[str], rest: list[str], at: int) -> bool:
