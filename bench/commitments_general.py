@@ -213,104 +213,68 @@ SECOND_MARK = "_second_real"
 """The in-memory mark of a row read from the second real file."""
 HOLDOUT_REAL_2 = "holdout-real-2"
 """The file's split mark of the second draw's turns on the holdout's side (read as :data:`TUNE_REAL_2`)."""
-REAL_THIRD = FIXTURE.with_name("commitments-general-real-third.jsonl")
-"""The third draw of real turns, whole dialogues, every row marked ``holdout-real-3`` (labelled blind: by a
-labeller who writes no extraction rule, before any extractor was run on them); read as :data:`TUNE_REAL_3`."""
-THIRD_MARK = "_third_real"
-"""The in-memory mark of a row read from the third real file."""
-HOLDOUT_REAL_3 = "holdout-real-3"
-"""The file's split mark of the third draw's turns (read as :data:`TUNE_REAL_3`)."""
-REAL_FOURTH = FIXTURE.with_name("commitments-general-real-fourth.jsonl")
-"""The fourth draw of real turns, every row ``holdout-real-4`` (labelled before any extractor was run on
-them and before the rules were changed for them); read only when named."""
-FOURTH_MARK = "_fourth_real"
-"""The in-memory mark of a row read from the fourth real file."""
-HOLDOUT_REAL_4 = "holdout-real-4"
-"""The split of the fourth draw's turns: only scored, and only when named."""
-REAL_FIFTH = FIXTURE.with_name("commitments-general-real-fifth.jsonl")
-"""The fifth draw of real turns, whole dialogues, every row marked ``holdout-real-5`` (labelled blind: by a
-labeller who writes no extraction rule, before any extractor was run on them); read as :data:`TUNE_REAL_5`."""
-FIFTH_MARK = "_fifth_real"
-"""The in-memory mark of a row read from the fifth real file."""
-HOLDOUT_REAL_5 = "holdout-real-5"
-"""The file's split mark of the fifth draw's turns (read as :data:`TUNE_REAL_5`)."""
-REAL_SIXTH = FIXTURE.with_name("commitments-general-real-sixth.jsonl")
-"""The sixth draw of real turns, whole dialogues, every row marked ``holdout-real-6`` (labelled blind, before
-any extractor was run on them); read as :data:`TUNE_REAL_6`."""
-SIXTH_MARK = "_sixth_real"
-"""The in-memory mark of a row read from the sixth real file."""
-HOLDOUT_REAL_6 = "holdout-real-6"
-"""The file's split mark of the sixth draw's turns (read as :data:`TUNE_REAL_6`)."""
-REAL_SEVENTH = FIXTURE.with_name("commitments-general-real-seventh.jsonl")
-"""The seventh draw of real turns, whole dialogues, every row marked ``holdout-real-7`` (labelled blind, before any
-extractor was run on them; scored once, under rules v8); read as :data:`TUNE_REAL_7`."""
-SEVENTH_MARK = "_seventh_real"
-"""The in-memory mark of a row read from the seventh real file."""
-HOLDOUT_REAL_7 = "holdout-real-7"
-"""The file's split mark of the seventh draw's turns (read as :data:`TUNE_REAL_7`)."""
-REAL_EIGHTH = FIXTURE.with_name("commitments-general-real-eighth.jsonl")
-"""The eighth draw of real turns, whole dialogues, every row marked ``holdout-real-8`` (labelled blind, before any
-extractor was run on them; scored three times, under rules v8, v9 and v9); read as :data:`TUNE_REAL_8`."""
-EIGHTH_MARK = "_eighth_real"
-"""The in-memory mark of a row read from the eighth real file."""
-HOLDOUT_REAL_8 = "holdout-real-8"
-"""The file's split mark of the eighth draw's turns (read as :data:`TUNE_REAL_8`)."""
-REAL_NINTH = FIXTURE.with_name("commitments-general-real-ninth.jsonl")
-"""The ninth draw of real turns, whole dialogues, every row marked ``holdout-real-9`` (labelled blind, before any
-extractor was run on them; scored under rules v9 and v10); read as :data:`TUNE_REAL_9`."""
-NINTH_MARK = "_ninth_real"
-"""The in-memory mark of a row read from the ninth real file."""
-HOLDOUT_REAL_9 = "holdout-real-9"
-"""The file's split mark of the ninth draw's turns (read as :data:`TUNE_REAL_9`)."""
-REAL_TENTH = FIXTURE.with_name("commitments-general-real-tenth.jsonl")
-"""The tenth draw of real turns, whole dialogues, every row marked ``holdout-real-10`` (labelled blind, before any
-extractor was run on them; scored once, under rules v9 and v10 in one sitting); read as :data:`TUNE_REAL_10`."""
-TENTH_MARK = "_tenth_real"
-"""The in-memory mark of a row read from the tenth real file."""
-HOLDOUT_REAL_10 = "holdout-real-10"
-"""The file's split mark of the tenth draw's turns (read as :data:`TUNE_REAL_10`)."""
-REAL_ELEVENTH = FIXTURE.with_name("commitments-general-real-eleventh.jsonl")
-"""The eleventh draw of real turns, whole dialogues, every row marked ``holdout-real-11`` (labelled blind, before
-any extractor was run on them; scored once, under rules v10 and v11 in one sitting); read as :data:`TUNE_REAL_11`."""
-ELEVENTH_MARK = "_eleventh_real"
-"""The in-memory mark of a row read from the eleventh real file."""
-HOLDOUT_REAL_11 = "holdout-real-11"
-"""The file's split mark of the eleventh draw's turns (read as :data:`TUNE_REAL_11`)."""
-REAL_TWELFTH = FIXTURE.with_name("commitments-general-real-twelfth.jsonl")
-"""The twelfth draw of real turns, whole dialogues, every row marked ``holdout-real-12`` (labelled blind after rules
-v11, before any extractor was run on them; scored once, under rules v11 and v12 in one sitting); read as
-:data:`TUNE_REAL_12`."""
-TWELFTH_MARK = "_twelfth_real"
-"""The in-memory mark of a row read from the twelfth real file."""
-HOLDOUT_REAL_12 = "holdout-real-12"
-"""The file's split mark of the twelfth draw's turns (read as :data:`TUNE_REAL_12`)."""
-REAL_THIRTEENTH = FIXTURE.with_name("commitments-general-real-thirteenth.jsonl")
-"""The thirteenth draw of real turns, whole dialogues, every row marked ``holdout-real-13`` (labelled blind after rules
-v12 were written, before any extractor was run on them; scored once, under rules v12 and v13 in one sitting); read
-as :data:`TUNE_REAL_13`."""
-THIRTEENTH_MARK = "_thirteenth_real"
-"""The in-memory mark of a row read from the thirteenth real file."""
-HOLDOUT_REAL_13 = "holdout-real-13"
-"""The file's split mark of the thirteenth draw's turns (read as :data:`TUNE_REAL_13`)."""
-REAL_FOURTEENTH = FIXTURE.with_name("commitments-general-real-fourteenth.jsonl")
-"""The fourteenth draw of real turns, whole dialogues, every row marked ``holdout-real-14`` (labelled blind after rules
-v13 shipped, before any extractor was run on them; scored once, to measure rules v13); read as :data:`TUNE_REAL_14`."""
-FOURTEENTH_MARK = "_fourteenth_real"
-"""The in-memory mark of a row read from the fourteenth real file."""
-HOLDOUT_REAL_14 = "holdout-real-14"
-"""The file's split mark of the fourteenth draw's turns (read as :data:`TUNE_REAL_14`)."""
-REAL_FIFTEENTH = FIXTURE.with_name("commitments-general-real-fifteenth.jsonl")
-"""The fifteenth draw of real turns, whole dialogues, every row ``holdout-real-15`` (labelled blind after rules v14
-were written, before any extractor was run on them); read only when named."""
-FIFTEENTH_MARK = "_fifteenth_real"
-"""The in-memory mark of a row read from the fifteenth real file."""
-HOLDOUT_REAL_15 = "holdout-real-15"
-"""The split of the fifteenth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_15)
+
+
+@dataclass(frozen=True)
+class RealDraw:
+    """A draw of real turns in a file of its own (the third on), every row marked ``holdout-real-<number>`` in
+    the file, labelled before any extractor was run on it (blind, from the third on but the fourth: by a
+    labeller who writes no extraction rule).
+
+    A draw still held out is read only when named (``--real-<name>``) and only scored, its rows never printed
+    one by one; a draw once held out and since read (scored too often to stay unbiased, or read to write rules)
+    is re-designated whole as the tune split ``tune-real-<number>``, read by default.  Its history is in the
+    module's docstring.
+
+    >>> RealDraw("fifth", 5, held_out=False).file.name, RealDraw("fifth", 5, held_out=False).tune_split
+    ('commitments-general-real-fifth.jsonl', 'tune-real-5')
+    """
+
+    name: str
+    """The ordinal that names the draw, its file and its option (``"fifth"``, ``--real-fifth``)."""
+    number: int
+    """The number of its split mark (``holdout-real-5``) and, once re-designated, of its tune split."""
+    held_out: bool
+    """Whether it is still held out (read only when named, only scored)."""
+
+    @property
+    def file(self) -> Path:
+        """The file of its labelled rows."""
+        return FIXTURE.with_name(f"commitments-general-real-{self.name}.jsonl")
+
+    @property
+    def split_mark(self) -> str:
+        """The split its file marks every row with."""
+        return f"holdout-real-{self.number}"
+
+    @property
+    def mark(self) -> str:
+        """The in-memory mark of a row read from its file."""
+        return f"_{self.name}_real"
+
+    @property
+    def tune_split(self) -> str:
+        """The tune split the bench reads it as once re-designated."""
+        return f"tune-real-{self.number}"
+
+    @property
+    def split(self) -> str:
+        """The split the bench reads its rows in: the file's mark while held out, the tune split after."""
+        return self.split_mark if self.held_out else self.tune_split
+
+
+REAL_DRAWS: tuple[RealDraw, ...] = (
+    RealDraw("third", 3, held_out=False), RealDraw("fourth", 4, held_out=True),
+    *(RealDraw(name, number, held_out=False) for number, name in enumerate(
+        ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth"),
+        start=5)),
+    RealDraw("fifteenth", 15, held_out=True))
+"""Every draw of real turns in a file of its own, in the order they were drawn: the one place a draw is
+re-designated (``held_out`` turned off once it has been read) or a new one joins."""
+HELD_OUT: tuple[str, ...] = ("holdout", *(d.split_mark for d in REAL_DRAWS if d.held_out))
 """The splits nobody tuned on, in report order."""
-LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("fifteenth", REAL_FIFTEENTH, HOLDOUT_REAL_15,
-                                                             FIFTEENTH_MARK))
+LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = tuple(
+    (d.name, d.file, d.split_mark, d.mark) for d in REAL_DRAWS if d.held_out)
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -323,33 +287,8 @@ TUNE_REAL_1 = "tune-real-1"
 """The later real turns once on the holdout's side (marked ``holdout-real`` in their file): a tune split."""
 TUNE_REAL_2 = "tune-real-2"
 """The second draw's turns once on the holdout's side (marked ``holdout-real-2``): a tune split."""
-TUNE_REAL_3 = "tune-real-3"
-"""The third draw's turns (marked ``holdout-real-3``): a tune split."""
-TUNE_REAL_5 = "tune-real-5"
-"""The fifth draw's turns (marked ``holdout-real-5``): a tune split."""
-TUNE_REAL_6 = "tune-real-6"
-"""The sixth draw's turns (marked ``holdout-real-6``): a tune split."""
-TUNE_REAL_7 = "tune-real-7"
-"""The seventh draw's turns (marked ``holdout-real-7``): a tune split."""
-TUNE_REAL_8 = "tune-real-8"
-"""The eighth draw's turns (marked ``holdout-real-8``): a tune split."""
-TUNE_REAL_9 = "tune-real-9"
-"""The ninth draw's turns (marked ``holdout-real-9``): a tune split."""
-TUNE_REAL_10 = "tune-real-10"
-"""The tenth draw's turns (marked ``holdout-real-10``): a tune split."""
-TUNE_REAL_11 = "tune-real-11"
-"""The eleventh draw's turns (marked ``holdout-real-11``): a tune split."""
-TUNE_REAL_12 = "tune-real-12"
-"""The twelfth draw's turns (marked ``holdout-real-12``): a tune split."""
-TUNE_REAL_13 = "tune-real-13"
-"""The thirteenth draw's turns (marked ``holdout-real-13``): a tune split."""
-TUNE_REAL_14 = "tune-real-14"
-"""The fourteenth draw's turns (marked ``holdout-real-14``): a tune split."""
-REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2, HOLDOUT_REAL_3: TUNE_REAL_3,
-                                HOLDOUT_REAL_5: TUNE_REAL_5, HOLDOUT_REAL_6: TUNE_REAL_6, HOLDOUT_REAL_7: TUNE_REAL_7,
-                                HOLDOUT_REAL_8: TUNE_REAL_8, HOLDOUT_REAL_9: TUNE_REAL_9, HOLDOUT_REAL_10: TUNE_REAL_10,
-                                HOLDOUT_REAL_11: TUNE_REAL_11, HOLDOUT_REAL_12: TUNE_REAL_12,
-                                HOLDOUT_REAL_13: TUNE_REAL_13, HOLDOUT_REAL_14: TUNE_REAL_14}
+REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2,
+                                **{d.split_mark: d.tune_split for d in REAL_DRAWS if not d.held_out}}
 """The file's split mark of a once held-out split -> the tune split the bench reads it as (the first three
 were scored six times each, the fifth draw three times and the sixth twice, so none gave an unbiased figure
 any more; the seventh was scored once, under rules v8, and then read to write rules v9, with the eighth kept
@@ -360,19 +299,12 @@ v12, with the twelfth kept for their test; the twelfth, scored once as their jud
 v13, with the thirteenth kept for their test; the thirteenth, scored once as their judge, was then read for the
 next rules, with the fourteenth kept for their test; the fourteenth, scored once to measure v13, was then read to write
 rules v14, with the fifteenth kept for their test)."""
-REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("third", REAL_THIRD, HOLDOUT_REAL_3, THIRD_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
-    ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK),
-    ("eighth", REAL_EIGHTH, HOLDOUT_REAL_8, EIGHTH_MARK), ("ninth", REAL_NINTH, HOLDOUT_REAL_9, NINTH_MARK),
-    ("tenth", REAL_TENTH, HOLDOUT_REAL_10, TENTH_MARK), ("eleventh", REAL_ELEVENTH, HOLDOUT_REAL_11, ELEVENTH_MARK),
-    ("twelfth", REAL_TWELFTH, HOLDOUT_REAL_12, TWELFTH_MARK),
-    ("thirteenth", REAL_THIRTEENTH, HOLDOUT_REAL_13, THIRTEENTH_MARK),
-    ("fourteenth", REAL_FOURTEENTH, HOLDOUT_REAL_14, FOURTEENTH_MARK))
+REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = tuple(
+    (d.name, d.file, d.split_mark, d.mark) for d in REAL_DRAWS if not d.held_out)
 """The blind draws re-designated whole as tune splits, read by default (``--real-<name> PATH`` reads another
 file in one's place): name, file, the file's split mark, in-memory mark."""
-REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2, TUNE_REAL_3, TUNE_REAL_5, TUNE_REAL_6,
-                                     TUNE_REAL_7, TUNE_REAL_8, TUNE_REAL_9, TUNE_REAL_10, TUNE_REAL_11,
-                                     TUNE_REAL_12, TUNE_REAL_13, TUNE_REAL_14)
+REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2,
+                                     *(d.tune_split for d in REAL_DRAWS if not d.held_out))
 """The tune splits of real negotiation turns only."""
 REAL_POOL = "tune-real-pool"
 """Every row of :data:`REAL_TUNE_SPLITS` scored as one block."""
@@ -893,9 +825,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
-                        help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-15 when --real-fifteenth is given, "
-                        "then "
+                        help="which split to score (both: holdout, "
+                        + "".join(f"{split} when --real-{name} is given, " for name, _, split, _ in LATER_DRAWS)
+                        + "then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",

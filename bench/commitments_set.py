@@ -9,16 +9,7 @@ Usage::
     python bench/commitments_set.py third --corpus PATH [--turns 250]
     python bench/commitments_set.py fourth --corpus PATH --train PATH [--windows 3]
     python bench/commitments_set.py fifth --train PATH [--turns 150] [--start 3] [--step 2]
-    python bench/commitments_set.py sixth --train PATH [--turns 150] [--start 13] [--step 2]
-    python bench/commitments_set.py seventh --train PATH [--turns 150] [--start 23] [--step 2]
-    python bench/commitments_set.py eighth --train PATH [--turns 150] [--start 31] [--step 2]
-    python bench/commitments_set.py ninth --train PATH [--turns 150] [--start 39] [--step 2]
-    python bench/commitments_set.py tenth --train PATH [--turns 150] [--start 49] [--step 2]
-    python bench/commitments_set.py eleventh --train PATH [--turns 150] [--start 57] [--step 2]
-    python bench/commitments_set.py twelfth --train PATH [--turns 150] [--start 65] [--step 2]
-    python bench/commitments_set.py thirteenth --train PATH [--turns 150] [--start 75] [--step 2]
-    python bench/commitments_set.py fourteenth --train PATH [--turns 150] [--start 83] [--step 2]
-    python bench/commitments_set.py fifteenth --train PATH [--turns 150] [--start 93] [--step 2]
+    python bench/commitments_set.py sixth|seventh|...|fifteenth --train PATH [--turns 150] [--start N] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -83,65 +74,13 @@ in the fourth draw's window order, at the odd positions 3, 5, 7, ... of it (the 
 are left to a draw of tune rows), window by window until it holds at least ``--turns`` turns; each
 window's dialogues are taken as the fourth draw takes them.  Its rows were labelled blind.
 
-``sixth`` draws the sixth batch (``tests/fixtures/commitments-general-real-sixth.jsonl``, :func:`draw_sixth`),
-a held-out set only, in a seventh held-out split, :data:`HOLDOUT_REAL_6`: the fifth draw continued, the same
-window order's odd positions from 13 on (the fifth stopped at position 11), until it holds at least ``--turns``
-turns; texts of every labelled file before it, the fifth draw's and the tune-real draw's included, are left
-out.  Its rows were labelled blind.
-
-``seventh`` draws the seventh batch (``tests/fixtures/commitments-general-real-seventh.jsonl``,
-:func:`draw_seventh`), a held-out set only, in an eighth held-out split, :data:`HOLDOUT_REAL_7`: the sixth draw
-continued, the same window order's odd positions from 23 on (the sixth stopped at position 21), until it holds at
-least ``--turns`` turns; texts of every labelled file before it, the sixth draw's included, are left out.  Its rows
-were labelled blind.
-
-``eighth`` draws the eighth batch (``tests/fixtures/commitments-general-real-eighth.jsonl``,
-:func:`draw_eighth`), a held-out set only, in a ninth held-out split, :data:`HOLDOUT_REAL_8`: the seventh draw
-continued, the same window order's odd positions from 31 on (the seventh stopped at position 29), until it holds at
-least ``--turns`` turns; texts of every labelled file before it, the seventh draw's included, are left out.  Its
-rows were labelled blind.
-
-``ninth`` draws the ninth batch (``tests/fixtures/commitments-general-real-ninth.jsonl``,
-:func:`draw_ninth`), a held-out set only, in a tenth held-out split, :data:`HOLDOUT_REAL_9`: the eighth draw
-continued, the same window order's odd positions from 39 on (the eighth stopped at position 37), until it holds at
-least ``--turns`` turns; texts of every labelled file before it, the eighth draw's included, are left out.  Its
-rows were labelled blind.
-
-``tenth`` draws the tenth batch (``tests/fixtures/commitments-general-real-tenth.jsonl``,
-:func:`draw_tenth`), a held-out set only, in an eleventh held-out split, :data:`HOLDOUT_REAL_10`: the ninth draw
-continued, the same window order's odd positions from 49 on (the ninth stopped at position 47), until it holds at
-least ``--turns`` turns; texts of every labelled file before it, the ninth draw's included, are left out.  Its
-rows were labelled blind.
-
-``eleventh`` draws the eleventh batch (``tests/fixtures/commitments-general-real-eleventh.jsonl``,
-:func:`draw_eleventh`), a held-out set only, in a twelfth held-out split, :data:`HOLDOUT_REAL_11`: the tenth
-draw continued, the same window order's odd positions from 57 on (the tenth stopped at position 55), until it
-holds at least ``--turns`` turns; texts of every labelled file before it, the tenth draw's included, are left out.
-Its rows were labelled blind.
-
-``twelfth`` draws the twelfth batch (``tests/fixtures/commitments-general-real-twelfth.jsonl``,
-:func:`draw_twelfth`), a held-out set only, in a thirteenth held-out split, :data:`HOLDOUT_REAL_12`: the eleventh
-draw continued, the same window order's odd positions from 65 on (the eleventh stopped at position 63), until it
-holds at least ``--turns`` turns; texts of every labelled file before it, the eleventh draw's included, are left
-out.  Its rows were labelled blind.
-
-``thirteenth`` draws the thirteenth batch (``tests/fixtures/commitments-general-real-thirteenth.jsonl``,
-:func:`draw_thirteenth`), a held-out set only, in a fourteenth held-out split, :data:`HOLDOUT_REAL_13`: the
-twelfth draw continued, the same window order's odd positions from 75 on (the twelfth stopped at position 73),
-until it holds at least ``--turns`` turns; texts of every labelled file before it, the twelfth draw's included,
-are left out.  Its rows were labelled blind.
-
-``fourteenth`` draws the fourteenth batch (``tests/fixtures/commitments-general-real-fourteenth.jsonl``,
-:func:`draw_fourteenth`), a held-out set only, in a fifteenth held-out split, :data:`HOLDOUT_REAL_14`: the
-thirteenth draw continued, the same window order's odd positions from 83 on (the thirteenth stopped at position
-81), until it holds at least ``--turns`` turns; texts of every labelled file before it, the thirteenth draw's
-included, are left out.  Its rows were labelled blind.
-
-``fifteenth`` draws the fifteenth batch (``tests/fixtures/commitments-general-real-fifteenth.jsonl``,
-:func:`draw_fifteenth`), a held-out set only, in a sixteenth held-out split, :data:`HOLDOUT_REAL_15`: the
-fourteenth draw continued, the same window order's odd positions from 93 on (the fourteenth stopped at position
-91), until it holds at least ``--turns`` turns; texts of every labelled file before it, the fourteenth draw's
-included, are left out.  Its rows are labelled blind.
+``sixth`` to ``fifteenth`` draw the later batches (``tests/fixtures/commitments-general-real-<name>.jsonl``,
+:data:`LATER_DRAWS`, :func:`draw_later`), each a held-out set only, in a held-out split of its own
+(``holdout-real-6`` to ``holdout-real-15``): the fifth draw continued, the same window order's odd positions from
+the draw's start on (the sixth from 13, the fifth having stopped at position 11; each later one from the first odd
+position after the last window the one before it read), until it holds at least ``--turns`` turns; texts of every
+labelled file before it (:func:`labelled_before`: the fifth draw's, the tune-real draw's and every earlier later
+draw's included) are left out.  Their rows were labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
 :data:`TUNE_REAL`), read, run and tuned on: from the same train split, cut into the same windows in the
@@ -161,6 +100,8 @@ import random
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -582,7 +523,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
     Each window's dialogues are taken whole as :func:`draw_fourth_train` takes them (deal-submission
     turns left out, a turn whose text, ignoring case and blanks, is a labelled row's or an earlier drawn
-    turn's left out), in ``split`` (:data:`HOLDOUT_REAL_5`; the sixth draw, :func:`draw_sixth`, is the
+    turn's left out), in ``split`` (:data:`HOLDOUT_REAL_5`; each later draw, :func:`draw_later`, is the
     same draw from later positions, in a split of its own).
 
     >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Submit-Deal", "Hi")],
@@ -608,7 +549,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
 
 def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
-    """The sub-command of a later draw read at the odd positions of the window order (fifth to fifteenth)."""
+    """The sub-command of a draw read at the odd positions of the window order (the fifth and every later one)."""
     p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
@@ -630,397 +571,83 @@ def _run_odd_draw(args: argparse.Namespace, draw: Callable[..., tuple[list[dict[
 # --- end of the fifth draw ---
 
 
-# --- The sixth draw (holdout-real-6): the fifth draw continued, at the odd positions from 13 ---
+# --- The later draws (holdout-real-6 on): the fifth draw continued, each at the odd positions from its start ---
 
-HOLDOUT_REAL_6 = "holdout-real-6"
-"""The split of the sixth draw's turns: all of them, only scored."""
-
-SIXTH_TURNS = 150
-"""How many turns the sixth draw takes at least (it stops at the end of the window that reaches them)."""
-
-SIXTH_START = 13
-"""The first position of the fourth draw's window order the sixth draw reads; it reads 13, 15, 17, ...
-(the fifth draw read the odd positions 3 to 11 and stopped there; the even positions from 4 on are the
-tune-real draw's side, never read by a held-out draw)."""
-
-LABELLED_6 = [*LABELLED_5, FIXTURES / "commitments-general-real-fifth.jsonl",
-              FIXTURES / "commitments-general-tune-real.jsonl"]
-"""The labelled files before the sixth draw (every ``commitments*.jsonl`` file): every text of any of them
-is left out of it."""
+LATER_TURNS = 150
+"""How many turns a later draw takes at least (it stops at the end of the window that reaches them)."""
 
 
-def draw_sixth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = SIXTH_TURNS,
-               start: int = SIXTH_START, step: int = FIFTH_STEP,
+@dataclass(frozen=True)
+class LaterDraw:
+    """A later blind draw: :func:`draw_fifth` from the odd position ``start`` of the window order, in a
+    held-out split of its own.
+
+    Each starts at the first odd position after the last window the draw before it read (the fifth read 3 to 11,
+    so the sixth starts at 13), so no two draws share a window, and the even positions from 4 on stay the tune-real
+    draw's side, never read by a held-out draw.
+
+    >>> LaterDraw("sixth", 6, 13).split, LaterDraw("sixth", 6, 13).fixture.name
+    ('holdout-real-6', 'commitments-general-real-sixth.jsonl')
+    """
+
+    name: str
+    """The ordinal that names the draw, its sub-command and its file (``"sixth"``)."""
+    number: int
+    """The number in its split's name (``holdout-real-6``)."""
+    start: int
+    """The first position of the fourth draw's window order it reads."""
+
+    @property
+    def split(self) -> str:
+        """The held-out split of its rows."""
+        return f"holdout-real-{self.number}"
+
+    @property
+    def fixture(self) -> Path:
+        """The file of its labelled rows."""
+        return FIXTURES / f"commitments-general-real-{self.name}.jsonl"
+
+
+LATER_DRAWS: tuple[LaterDraw, ...] = tuple(
+    LaterDraw(name, number, start) for number, (name, start) in enumerate(
+        (("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39), ("tenth", 49), ("eleventh", 57),
+         ("twelfth", 65), ("thirteenth", 75), ("fourteenth", 83), ("fifteenth", 93)), start=6))
+"""The later draws in the order they were drawn and labelled; each began where the one before had stopped."""
+
+
+def later_draw(name: str) -> LaterDraw:
+    """The later draw named ``name`` (an ordinal, ``"sixth"`` to ``"fifteenth"``)."""
+    return next(draw for draw in LATER_DRAWS if draw.name == name)
+
+
+def labelled_before(draw: LaterDraw) -> list[Path]:
+    """The labelled files before ``draw``, whose texts it leaves out: every file before the fifth draw, the fifth
+    draw's and the tune-real draw's, and each earlier later draw's, in the order they were labelled.
+
+    >>> [p.name for p in labelled_before(later_draw("seventh"))[-3:]]
+    ['commitments-general-real-fifth.jsonl', 'commitments-general-tune-real.jsonl', 'commitments-general-real-sixth.jsonl']
+    """
+    earlier = LATER_DRAWS[:[d.name for d in LATER_DRAWS].index(draw.name)]
+    return [*LABELLED_5, FIXTURES / "commitments-general-real-fifth.jsonl",
+            FIXTURES / "commitments-general-tune-real.jsonl", *(d.fixture for d in earlier)]
+
+
+def draw_later(draw: LaterDraw, text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = LATER_TURNS,
+               start: int | None = None, step: int = FIFTH_STEP,
                size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The sixth draw: :func:`draw_fifth` from position ``start`` (13) of the window order, in
-    :data:`HOLDOUT_REAL_6`; the turns, and the windows read.
+    """A later draw: :func:`draw_fifth` from position ``start`` (the draw's own, unless given) of the window order,
+    in the draw's split; the turns, and the windows read.
 
     >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
     ...                     "participant_info": {}} for d in range(80)])  # 8,220 characters: 28 windows
-    >>> rows, windows = draw_sixth(text, [{"text": "D51 HI"}], wanted=1, size=300)
+    >>> rows, windows = draw_later(later_draw("sixth"), text, [{"text": "D51 HI"}], wanted=1, size=300)
     >>> windows == [window_order(len(text), size=300)[13]], [(r["id"], r["split"]) for r in rows]
     (True, [('casino/train/50/0', 'holdout-real-6')])
     """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_6)
+    return draw_fifth(text, labelled, wanted, draw.start if start is None else start, step, size, split=draw.split)
 
 
-# --- end of the sixth draw ---
-
-
-# --- The seventh draw (holdout-real-7): the sixth draw continued, at the odd positions from 23 ---
-
-HOLDOUT_REAL_7 = "holdout-real-7"
-"""The split of the seventh draw's turns: all of them, only scored."""
-
-SEVENTH_TURNS = 150
-"""How many turns the seventh draw takes at least (it stops at the end of the window that reaches them)."""
-
-SEVENTH_START = 23
-"""The first position of the fourth draw's window order the seventh draw reads; it reads 23, 25, 27, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, and each stopped there; the even positions
-from 4 on are the tune-real draw's side, never read by a held-out draw)."""
-
-LABELLED_7 = [*LABELLED_6, FIXTURES / "commitments-general-real-sixth.jsonl"]
-"""The labelled files before the seventh draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_seventh(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = SEVENTH_TURNS,
-                 start: int = SEVENTH_START, step: int = FIFTH_STEP,
-                 size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The seventh draw: :func:`draw_fifth` from position ``start`` (23) of the window order, in
-    :data:`HOLDOUT_REAL_7`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Accept-Deal")],
-    ...                     "participant_info": {}} for d in range(140)])  # 14,760 characters: 50 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_seventh(text, [{"text": "D132 HI"}], wanted=1, size=300)
-    >>> windows == [order[23]], [(r["id"], r["split"]) for r in rows]
-    (True, [('casino/train/133/0', 'holdout-real-7')])
-    >>> windows == draw_fifth(text, [], 1, start=23, size=300)[1] and order[21] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_7)
-
-
-# --- end of the seventh draw ---
-
-
-# --- The eighth draw (holdout-real-8): the seventh draw continued, at the odd positions from 31 ---
-
-HOLDOUT_REAL_8 = "holdout-real-8"
-"""The split of the eighth draw's turns: all of them, only scored."""
-
-EIGHTH_TURNS = 150
-"""How many turns the eighth draw takes at least (it stops at the end of the window that reaches them)."""
-
-EIGHTH_START = 31
-"""The first position of the fourth draw's window order the eighth draw reads; it reads 31, 33, 35, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, and each stopped there;
-the even positions from 4 on are the tune-real draw's side, never read by a held-out draw)."""
-
-LABELLED_8 = [*LABELLED_7, FIXTURES / "commitments-general-real-seventh.jsonl"]
-"""The labelled files before the eighth draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_eighth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = EIGHTH_TURNS,
-                start: int = EIGHTH_START, step: int = FIFTH_STEP,
-                size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The eighth draw: :func:`draw_fifth` from position ``start`` (31) of the window order, in
-    :data:`HOLDOUT_REAL_8`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Reject-Deal")],
-    ...                     "participant_info": {}} for d in range(140)])  # 14,760 characters: 50 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_eighth(text, [], wanted=1, size=300)
-    >>> windows == [order[31]], {r["split"] for r in rows}
-    (True, {'holdout-real-8'})
-    >>> windows == draw_fifth(text, [], 1, start=31, size=300)[1] and order[29] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_8)
-
-
-# --- end of the eighth draw ---
-
-
-# --- The ninth draw (holdout-real-9): the eighth draw continued, at the odd positions from 39 ---
-
-HOLDOUT_REAL_9 = "holdout-real-9"
-"""The split of the ninth draw's turns: all of them, only scored."""
-
-NINTH_TURNS = 150
-"""How many turns the ninth draw takes at least (it stops at the end of the window that reaches them)."""
-
-NINTH_START = 39
-"""The first position of the fourth draw's window order the ninth draw reads; it reads 39, 41, 43, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
-and each stopped there; the even positions from 4 on are the tune-real draw's side, never read by a held-out
-draw)."""
-
-LABELLED_9 = [*LABELLED_8, FIXTURES / "commitments-general-real-eighth.jsonl"]
-"""The labelled files before the ninth draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_ninth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = NINTH_TURNS,
-               start: int = NINTH_START, step: int = FIFTH_STEP,
-               size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The ninth draw: :func:`draw_fifth` from position ``start`` (39) of the window order, in
-    :data:`HOLDOUT_REAL_9`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
-    ...                     "participant_info": {}} for d in range(160)])  # 16,580 characters: 56 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_ninth(text, [], wanted=1, size=300)
-    >>> windows == [order[39]], {r["split"] for r in rows}
-    (True, {'holdout-real-9'})
-    >>> windows == draw_fifth(text, [], 1, start=39, size=300)[1] and order[37] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_9)
-
-
-# --- end of the ninth draw ---
-
-
-# --- The tenth draw (holdout-real-10): the ninth draw continued, at the odd positions from 49 ---
-
-HOLDOUT_REAL_10 = "holdout-real-10"
-"""The split of the tenth draw's turns: all of them, only scored."""
-
-TENTH_TURNS = 150
-"""How many turns the tenth draw takes at least (it stops at the end of the window that reaches them)."""
-
-TENTH_START = 49
-"""The first position of the fourth draw's window order the tenth draw reads; it reads 49, 51, 53, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
-the ninth 39 to 47, and each stopped there; the even positions from 4 on are the tune-real draw's side, never read
-by a held-out draw)."""
-
-LABELLED_10 = [*LABELLED_9, FIXTURES / "commitments-general-real-ninth.jsonl"]
-"""The labelled files before the tenth draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_tenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = TENTH_TURNS,
-               start: int = TENTH_START, step: int = FIFTH_STEP,
-               size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The tenth draw: :func:`draw_fifth` from position ``start`` (49) of the window order, in
-    :data:`HOLDOUT_REAL_10`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
-    ...                     "participant_info": {}} for d in range(160)])  # 16,580 characters: 56 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_tenth(text, [], wanted=1, size=300)
-    >>> windows == [order[49]], {r["split"] for r in rows}
-    (True, {'holdout-real-10'})
-    >>> windows == draw_fifth(text, [], 1, start=49, size=300)[1] and order[47] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_10)
-
-
-# --- end of the tenth draw ---
-
-
-# --- The eleventh draw (holdout-real-11): the tenth draw continued, at the odd positions from 57 ---
-
-HOLDOUT_REAL_11 = "holdout-real-11"
-"""The split of the eleventh draw's turns: all of them, only scored."""
-
-ELEVENTH_TURNS = 150
-"""How many turns the eleventh draw takes at least (it stops at the end of the window that reaches them)."""
-
-ELEVENTH_START = 57
-"""The first position of the fourth draw's window order the eleventh draw reads; it reads 57, 59, 61, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
-the ninth 39 to 47, the tenth 49 to 55, and each stopped there; the even positions from 4 on are the tune-real
-draw's side, never read by a held-out draw)."""
-
-LABELLED_11 = [*LABELLED_10, FIXTURES / "commitments-general-real-tenth.jsonl"]
-"""The labelled files before the eleventh draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_eleventh(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = ELEVENTH_TURNS,
-                  start: int = ELEVENTH_START, step: int = FIFTH_STEP,
-                  size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The eleventh draw: :func:`draw_fifth` from position ``start`` (57) of the window order, in
-    :data:`HOLDOUT_REAL_11`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
-    ...                     "participant_info": {}} for d in range(180)])  # 18,680 characters: 63 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_eleventh(text, [], wanted=1, size=300)
-    >>> windows == [order[57]], {r["split"] for r in rows}
-    (True, {'holdout-real-11'})
-    >>> windows == draw_fifth(text, [], 1, start=57, size=300)[1] and order[55] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_11)
-
-
-# --- end of the eleventh draw ---
-
-
-# --- The twelfth draw (holdout-real-12): the eleventh draw continued, at the odd positions from 65 ---
-
-HOLDOUT_REAL_12 = "holdout-real-12"
-"""The split of the twelfth draw's turns: all of them, only scored."""
-
-TWELFTH_TURNS = 150
-"""How many turns the twelfth draw takes at least (it stops at the end of the window that reaches them)."""
-
-TWELFTH_START = 65
-"""The first position of the fourth draw's window order the twelfth draw reads; it reads 65, 67, 69, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
-the ninth 39 to 47, the tenth 49 to 55, the eleventh 57 to 63, and each stopped there; the even positions from 4
-on are the tune-real draw's side, never read by a held-out draw)."""
-
-LABELLED_12 = [*LABELLED_11, FIXTURES / "commitments-general-real-eleventh.jsonl"]
-"""The labelled files before the twelfth draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_twelfth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = TWELFTH_TURNS,
-                 start: int = TWELFTH_START, step: int = FIFTH_STEP,
-                 size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The twelfth draw: :func:`draw_fifth` from position ``start`` (65) of the window order, in
-    :data:`HOLDOUT_REAL_12`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
-    ...                     "participant_info": {}} for d in range(200)])  # 20,780 characters: 70 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_twelfth(text, [], wanted=1, size=300)
-    >>> windows == [order[65]], {r["split"] for r in rows}
-    (True, {'holdout-real-12'})
-    >>> windows == draw_fifth(text, [], 1, start=65, size=300)[1] and order[63] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_12)
-
-
-# --- end of the twelfth draw ---
-
-# --- The thirteenth draw (holdout-real-13): the twelfth draw continued, at the odd positions from 75 ---
-
-HOLDOUT_REAL_13 = "holdout-real-13"
-"""The split of the thirteenth draw's turns: all of them, only scored."""
-
-THIRTEENTH_TURNS = 150
-"""How many turns the thirteenth draw takes at least (it stops at the end of the window that reaches them)."""
-
-THIRTEENTH_START = 75
-"""The first position of the fourth draw's window order the thirteenth draw reads; it reads 75, 77, 79, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
-the ninth 39 to 47, the tenth 49 to 55, the eleventh 57 to 63, the twelfth 65 to 73, and each stopped there; the
-even positions from 4 on are the tune-real draw's side, never read by a held-out draw)."""
-
-LABELLED_13 = [*LABELLED_12, FIXTURES / "commitments-general-real-twelfth.jsonl"]
-"""The labelled files before the thirteenth draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_thirteenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = THIRTEENTH_TURNS,
-                    start: int = THIRTEENTH_START, step: int = FIFTH_STEP,
-                    size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The thirteenth draw: :func:`draw_fifth` from position ``start`` (75) of the window order, in
-    :data:`HOLDOUT_REAL_13`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
-    ...                     "participant_info": {}} for d in range(230)])  # 23,930 characters: 80 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_thirteenth(text, [], wanted=1, size=300)
-    >>> windows == [order[75]], {r["split"] for r in rows}
-    (True, {'holdout-real-13'})
-    >>> windows == draw_fifth(text, [], 1, start=75, size=300)[1] and order[73] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_13)
-
-
-# --- end of the thirteenth draw ---
-
-# --- The fourteenth draw (holdout-real-14): the thirteenth draw continued, at the odd positions from 83 ---
-
-HOLDOUT_REAL_14 = "holdout-real-14"
-"""The split of the fourteenth draw's turns: all of them, only scored."""
-
-FOURTEENTH_TURNS = 150
-"""How many turns the fourteenth draw takes at least (it stops at the end of the window that reaches them)."""
-
-FOURTEENTH_START = 83
-"""The first position of the fourth draw's window order the fourteenth draw reads; it reads 83, 85, 87, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
-the ninth 39 to 47, the tenth 49 to 55, the eleventh 57 to 63, the twelfth 65 to 73, the thirteenth 75 to 81, and
-each stopped there; the even positions from 4 on are the tune-real draw's side, never read by a held-out draw)."""
-
-LABELLED_14 = [*LABELLED_13, FIXTURES / "commitments-general-real-thirteenth.jsonl"]
-"""The labelled files before the fourteenth draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_fourteenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = FOURTEENTH_TURNS,
-                    start: int = FOURTEENTH_START, step: int = FIFTH_STEP,
-                    size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The fourteenth draw: :func:`draw_fifth` from position ``start`` (83) of the window order, in
-    :data:`HOLDOUT_REAL_14`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
-    ...                     "participant_info": {}} for d in range(250)])  # 26,030 characters: 87 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_fourteenth(text, [], wanted=1, size=300)
-    >>> windows == [order[83]], {r["split"] for r in rows}
-    (True, {'holdout-real-14'})
-    >>> windows == draw_fifth(text, [], 1, start=83, size=300)[1] and order[81] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_14)
-
-
-# --- end of the fourteenth draw ---
-
-# --- The fifteenth draw (holdout-real-15): the fourteenth draw continued, at the odd positions from 93 ---
-
-HOLDOUT_REAL_15 = "holdout-real-15"
-"""The split of the fifteenth draw's turns: all of them, only scored."""
-
-FIFTEENTH_TURNS = 150
-"""How many turns the fifteenth draw takes at least (it stops at the end of the window that reaches them)."""
-
-FIFTEENTH_START = 93
-"""The first position of the fourth draw's window order the fifteenth draw reads; it reads 93, 95, 97, ...
-(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, the eighth 31 to 37,
-the ninth 39 to 47, the tenth 49 to 55, the eleventh 57 to 63, the twelfth 65 to 73, the thirteenth 75 to 81, the
-fourteenth 83 to 91, and each stopped there; the even positions from 4 on are the tune-real draw's side, never read
-by a held-out draw)."""
-
-LABELLED_15 = [*LABELLED_14, FIXTURES / "commitments-general-real-fourteenth.jsonl"]
-"""The labelled files before the fifteenth draw (every ``commitments*.jsonl`` file before it): every text of any
-of them is left out of it."""
-
-
-def draw_fifteenth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = FIFTEENTH_TURNS,
-                   start: int = FIFTEENTH_START, step: int = FIFTH_STEP,
-                   size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
-    """The fifteenth draw: :func:`draw_fifth` from position ``start`` (93) of the window order, in
-    :data:`HOLDOUT_REAL_15`; the turns, and the windows read.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
-    ...                     "participant_info": {}} for d in range(300)])  # 31,280 characters: 105 windows
-    >>> order = window_order(len(text), size=300)
-    >>> rows, windows = draw_fifteenth(text, [], wanted=1, size=300)
-    >>> windows == [order[93]], {r["split"] for r in rows}
-    (True, {'holdout-real-15'})
-    >>> windows == draw_fifth(text, [], 1, start=93, size=300)[1] and order[91] not in windows
-    True
-    """
-    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_15)
-
-
-# --- end of the fifteenth draw ---
+# --- end of the later draws ---
 
 
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
@@ -1119,33 +746,14 @@ def main(argv: list[str] | None = None) -> int:
                              help="the labelled files whose texts are left out")
     p_tune_real.add_argument("--windows", type=int, default=TUNE_REAL_WINDOWS)
     _add_odd_draw(sub, "fifth", LABELLED_5, FIFTH_TURNS, FIFTH_START, "holdout-real-5 only: more windows of the train split")
-    _add_odd_draw(sub, "sixth", LABELLED_6, SIXTH_TURNS, SIXTH_START,
-                  "holdout-real-6 only: the fifth draw's windows continued at the odd positions from 13")
-    _add_odd_draw(sub, "seventh", LABELLED_7, SEVENTH_TURNS, SEVENTH_START,
-                  "holdout-real-7 only: the sixth draw's windows continued at the odd positions from 23")
-    _add_odd_draw(sub, "eighth", LABELLED_8, EIGHTH_TURNS, EIGHTH_START,
-                  "holdout-real-8 only: the seventh draw's windows continued at the odd positions from 31")
-    _add_odd_draw(sub, "ninth", LABELLED_9, NINTH_TURNS, NINTH_START,
-                  "holdout-real-9 only: the eighth draw's windows continued at the odd positions from 39")
-    _add_odd_draw(sub, "tenth", LABELLED_10, TENTH_TURNS, TENTH_START,
-                  "holdout-real-10 only: the ninth draw's windows continued at the odd positions from 49")
-    _add_odd_draw(sub, "eleventh", LABELLED_11, ELEVENTH_TURNS, ELEVENTH_START,
-                  "holdout-real-11 only: the tenth draw's windows continued at the odd positions from 57")
-    _add_odd_draw(sub, "twelfth", LABELLED_12, TWELFTH_TURNS, TWELFTH_START,
-                  "holdout-real-12 only: the eleventh draw's windows continued at the odd positions from 65")
-    _add_odd_draw(sub, "thirteenth", LABELLED_13, THIRTEENTH_TURNS, THIRTEENTH_START,
-                  "holdout-real-13 only: the twelfth draw's windows continued at the odd positions from 75")
-    _add_odd_draw(sub, "fourteenth", LABELLED_14, FOURTEENTH_TURNS, FOURTEENTH_START,
-                  "holdout-real-14 only: the thirteenth draw's windows continued at the odd positions from 83")
-    _add_odd_draw(sub, "fifteenth", LABELLED_15, FIFTEENTH_TURNS, FIFTEENTH_START,
-                  "holdout-real-15 only: the fourteenth draw's windows continued at the odd positions from 93")
+    for before, draw in zip(("fifth", *(d.name for d in LATER_DRAWS)), LATER_DRAWS):
+        _add_odd_draw(sub, draw.name, labelled_before(draw), LATER_TURNS, draw.start,
+                      f"{draw.split} only: the {before} draw's windows continued at the odd positions from {draw.start}")
     args = parser.parse_args(argv)
-    if args.command in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                        "thirteenth", "fourteenth", "fifteenth"):
-        odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh, "eighth": draw_eighth,
-                     "ninth": draw_ninth, "tenth": draw_tenth, "eleventh": draw_eleventh, "twelfth": draw_twelfth,
-                     "thirteenth": draw_thirteenth, "fourteenth": draw_fourteenth, "fifteenth": draw_fifteenth}
-        return _run_odd_draw(args, odd_draws[args.command])
+    if args.command == "fifth":
+        return _run_odd_draw(args, draw_fifth)
+    if args.command in {draw.name for draw in LATER_DRAWS}:
+        return _run_odd_draw(args, partial(draw_later, later_draw(args.command)))
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -26,6 +26,8 @@ def _bench() -> Any:
 
 
 B = _bench()
+TUNE_DRAWS = tuple(d for d in B.REAL_DRAWS if not d.held_out)
+"""The blind draws re-designated as tune splits, in draw order."""
 
 
 @dataclass(frozen=True)
@@ -197,33 +199,35 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
     fixture = {json.loads(line)["id"]: B.REDESIGNATED.get(json.loads(line)["split"], json.loads(line)["split"])
-               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, B.REAL_THIRD, B.REAL_FIFTH,
-                            B.REAL_SIXTH, B.REAL_SEVENTH, B.REAL_EIGHTH, B.REAL_NINTH, B.REAL_TENTH,
-                            B.REAL_ELEVENTH, B.REAL_TWELFTH, B.REAL_THIRTEENTH, B.REAL_FOURTEENTH,
+               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, *(d.file for d in TUNE_DRAWS),
                             B.TUNE_REAL_FILE)
                for line in path.read_text(encoding="utf-8").splitlines()}
     assert ids and all(fixture[i] in B.TUNE_SPLITS for i in ids)
-    assert {fixture[i] for i in ids} == {"tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3",
-                                         "tune-real-5", "tune-real-6", "tune-real-7", "tune-real-8", "tune-real-9",
-                                         "tune-real-10", "tune-real-11", "tune-real-12",
-                                         "tune-real-13", "tune-real-14"}
+    assert {fixture[i] for i in ids} == {"tune", "tune-real", "tune-real-1", "tune-real-2",
+                                         *(d.tune_split for d in TUNE_DRAWS)}
+
+
+def test_the_real_draws_table() -> None:
+    """Which draws are held out and which are re-designated tune splits: the one list a new draw or a
+    re-designation changes."""
+    assert [(d.name, d.number, d.held_out) for d in B.REAL_DRAWS] == [
+        ("third", 3, False), ("fourth", 4, True), ("fifth", 5, False), ("sixth", 6, False), ("seventh", 7, False),
+        ("eighth", 8, False), ("ninth", 9, False), ("tenth", 10, False), ("eleventh", 11, False),
+        ("twelfth", 12, False), ("thirteenth", 13, False), ("fourteenth", 14, False), ("fifteenth", 15, True)]
+    fifth = B.REAL_DRAWS[2]
+    assert (fifth.file.name, fifth.split_mark, fifth.mark, fifth.tune_split, fifth.split) == (
+        "commitments-general-real-fifth.jsonl", "holdout-real-5", "_fifth_real", "tune-real-5", "tune-real-5")
+    assert B.REAL_DRAWS[1].split == "holdout-real-4"
+    assert all(d.file.exists() for d in B.REAL_DRAWS)
 
 
 def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFixture[str]) -> None:
-    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-15")
-    assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3", "tune-real-5",
-                             "tune-real-6", "tune-real-7", "tune-real-8", "tune-real-9", "tune-real-10",
-                             "tune-real-11", "tune-real-12", "tune-real-13", "tune-real-14")
+    assert B.HELD_OUT == ("holdout", *(d.split_mark for d in B.REAL_DRAWS if d.held_out))
+    assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", *(d.tune_split for d in TUNE_DRAWS))
     assert B.main(["--json", "--split", "tune-real-pool"]) == 0
     data = json.loads(capsys.readouterr().out)
     files = {"tune-real-1": (B.REAL_ADDED, "holdout-real"), "tune-real-2": (B.REAL_SECOND, "holdout-real-2"),
-             "tune-real-3": (B.REAL_THIRD, "holdout-real-3"), "tune-real-5": (B.REAL_FIFTH, "holdout-real-5"),
-             "tune-real-6": (B.REAL_SIXTH, "holdout-real-6"), "tune-real-7": (B.REAL_SEVENTH, "holdout-real-7"),
-             "tune-real-8": (B.REAL_EIGHTH, "holdout-real-8"), "tune-real-9": (B.REAL_NINTH, "holdout-real-9"),
-             "tune-real-10": (B.REAL_TENTH, "holdout-real-10"),
-             "tune-real-11": (B.REAL_ELEVENTH, "holdout-real-11"), "tune-real-12": (B.REAL_TWELFTH, "holdout-real-12"),
-             "tune-real-13": (B.REAL_THIRTEENTH, "holdout-real-13"),
-             "tune-real-14": (B.REAL_FOURTEENTH, "holdout-real-14"),
+             **{d.tune_split: (d.file, d.split_mark) for d in TUNE_DRAWS},
              "tune-real": (B.TUNE_REAL_FILE, "tune-real")}
     counts = {split: [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
                       if json.loads(line)["split"] == mark] for split, (path, mark) in files.items()}
@@ -237,15 +241,10 @@ def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFix
     assert B.main([]) == 0
     out = capsys.readouterr().out
     assert "figures to quote come from [holdout]; intervals" in out
-    assert not any(f"[holdout-real{n}] " in out for n in ("", "-2", "-3", "-5", "-6", "-7", "-8", "-9", "-10",
-                                                               "-11", "-12",
-                                                               "-13", "-14"))
-    assert out.index("\n[tune-real] ") < out.index("\n[tune-real-1] ") < out.index("\n[tune-real-2] ") \
-        < out.index("\n[tune-real-3] ") < out.index("\n[tune-real-5] ") < out.index("\n[tune-real-6] ") \
-        < out.index("\n[tune-real-7] ") < out.index("\n[tune-real-8] ") < out.index("\n[tune-real-9] ") \
-        < out.index("\n[tune-real-10] ") < out.index("\n[tune-real-11] ") \
-        < out.index("\n[tune-real-12] ") < out.index("\n[tune-real-13] ") < out.index("\n[tune-real-14] ") \
-        < out.index("\n[tune-real-pool] ")
+    assert not any(f"[{mark}] " in out for mark in ("holdout-real", "holdout-real-2",
+                                                    *(d.split_mark for d in TUNE_DRAWS)))
+    order = [out.index(f"\n[{split}] ") for split in (*B.REAL_TUNE_SPLITS, "tune-real-pool")]
+    assert B.REAL_TUNE_SPLITS[:3] == ("tune-real", "tune-real-1", "tune-real-2") and order == sorted(order)
 
 
 def test_the_tune_real_draw_is_a_tune_block_after_tune(capsys: pytest.CaptureFixture[str]) -> None:
@@ -333,8 +332,7 @@ def scripted_third(monkeypatch: pytest.MonkeyPatch) -> str:
     return "third_scripted:factory"
 
 
-@pytest.mark.parametrize("name", ["third", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
-                                  "twelfth", "thirteenth", "fourteenth"])
+@pytest.mark.parametrize("name", [d.name for d in TUNE_DRAWS])
 def test_a_re_designated_draw_is_its_tune_block_counted_by_hand(
         name: str, tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
     split = REDESIGNATED_DRAWS[name][1]
@@ -357,22 +355,14 @@ def test_a_re_designated_draw_is_its_tune_block_counted_by_hand(
     assert set(data["splits"][split]["styles"]) == {"casino"}
 
 
-@pytest.mark.parametrize(("name", "before", "after"), [("third", "tune-real-2", "tune-real-5"),
-                                                        ("fifth", "tune-real-3", "tune-real-6"),
-                                                        ("sixth", "tune-real-5", "tune-real-7"),
-                                                        ("seventh", "tune-real-6", "tune-real-8"),
-                                                        ("eighth", "tune-real-7", "tune-real-9"),
-                                                        ("ninth", "tune-real-8", "tune-real-10"),
-                                                        ("tenth", "tune-real-9", "tune-real-11"),
-                                                        ("eleventh", "tune-real-10", "tune-real-12"),
-                                                        ("twelfth", "tune-real-11", "tune-real-13"),
-                                                        ("thirteenth", "tune-real-12", "tune-real-14"),
-                                                        ("fourteenth", "tune-real-13", "tune-real-pool")])
+@pytest.mark.parametrize(("name", "before", "after"), [
+    (d.name, ("tune-real-2", *B.REAL_TUNE_SPLITS[3:])[i], (*B.REAL_TUNE_SPLITS[4:], "tune-real-pool")[i])
+    for i, d in enumerate(TUNE_DRAWS)])
 def test_a_re_designated_draw_is_read_by_default_printed_in_order_and_its_errors_shown(
         name: str, before: str, after: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
     mark, split = REDESIGNATED_DRAWS[name]
-    key, default = f"real{name.capitalize()}", getattr(B, f"REAL_{name.upper()}")
+    key, default = f"real{name.capitalize()}", next(d.file for d in B.REAL_DRAWS if d.name == name)
     path = _draw_file(tmp_path, name)
     assert B.main(["--json", "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -394,15 +384,9 @@ def test_a_re_designated_draw_is_read_by_default_printed_in_order_and_its_errors
     assert f"row '{name}/1': field split: an added row is {mark}, got 'tune'" in capsys.readouterr().err
 
 
-DRAWS = {"fourth": "holdout-real-4", "fifteenth": "holdout-real-15"}
+DRAWS = {d.name: d.split_mark for d in B.REAL_DRAWS if d.held_out}
 """The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
-REDESIGNATED_DRAWS = {"third": ("holdout-real-3", "tune-real-3"), "fifth": ("holdout-real-5", "tune-real-5"),
-                      "sixth": ("holdout-real-6", "tune-real-6"), "seventh": ("holdout-real-7", "tune-real-7"),
-                      "eighth": ("holdout-real-8", "tune-real-8"), "ninth": ("holdout-real-9", "tune-real-9"),
-                      "tenth": ("holdout-real-10", "tune-real-10"),
-                      "eleventh": ("holdout-real-11", "tune-real-11"), "twelfth": ("holdout-real-12", "tune-real-12"),
-                      "thirteenth": ("holdout-real-13", "tune-real-13"),
-                      "fourteenth": ("holdout-real-14", "tune-real-14")}
+REDESIGNATED_DRAWS = {d.name: (d.split_mark, d.tune_split) for d in TUNE_DRAWS}
 """The blind draws read by default as tune splits: each file's split mark and the tune split it is read as."""
 
 
@@ -430,7 +414,7 @@ def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "before", "key"), [("fifteenth", "fourth", "realFifteenth")])
+@pytest.mark.parametrize(("name", "before", "key"), [(b, a, f"real{b.capitalize()}") for a, b in zip(DRAWS, list(DRAWS)[1:])])
 def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
         name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -464,10 +448,11 @@ def test_every_later_draw_named_at_once_is_printed_in_draw_order(
     assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
                   + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "fourth.jsonl (holdout-real-4) + fifteenth.jsonl (holdout-real-15)" in out
-    assert "[holdout], [holdout-real-4] and [holdout-real-15]" in out
-    assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-15] ") \
-        < out.index("\n[tune] ")
+    assert " + ".join(f"{name}.jsonl ({split})" for name, split in DRAWS.items()) in out
+    quoted = ["[holdout]", *(f"[{split}]" for split in DRAWS.values())]
+    assert f"{', '.join(quoted[:-1])} and {quoted[-1]}" in out
+    order = [out.index(f"\n{q} ") for q in quoted] + [out.index("\n[tune] ")]
+    assert order == sorted(order)
 
 
 def test_the_fourth_draw_alone_follows_the_holdout(
