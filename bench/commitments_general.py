@@ -7,13 +7,14 @@ Usage::
                                         [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
                                         [--real-ninth [PATH]] [--real-tenth [PATH]] [--real-eleventh [PATH]]
                                         [--real-twelfth [PATH]] [--real-thirteenth [PATH]] [--real-fourteenth [PATH]]
-                                        [--real-fifteenth [PATH]]
+                                        [--real-fifteenth [PATH]] [--real-sixteenth [PATH]]
                                         [--tune-real PATH] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-15|
+                                        [--split holdout|holdout-real-4|holdout-real-16|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-7|tune-real-8|tune-real-9|
                                                  tune-real-10|tune-real-11|tune-real-12|tune-real-13|tune-real-14|
+                                                 tune-real-15|
                                                  tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
 
@@ -123,10 +124,15 @@ decision rode on it), it is now the tune split ``tune-real-14``, read by default
 rules v14 were written from it, with the fifteenth draw kept unread for their test.
 
 **The fifteenth draw of real rows, blind.**  The fourteenth draw continued, at the odd positions from 93 of the
-same window order (``tests/fixtures/commitments-general-real-fifteenth.jsonl``), every row in ``holdout-real-15``, a
-sixteenth held-out split, labelled blind the same way after rules v14 were written.  It is read only when named
-(``--real-fifteenth``), its block follows the fourth's, and its rows are never printed one by one.  Scored once, as
-the judge of rules v14 (v13 in the same sitting).
+same window order (``tests/fixtures/commitments-general-real-fifteenth.jsonl``), every row marked ``holdout-real-15``,
+labelled blind the same way after rules v14 were written.  Held out and scored once, as the judge of rules v14 (v13
+in the same sitting), it is now the tune split ``tune-real-15``, read by default, its block after ``tune-real-14``'s:
+rules v15 were written from it, with the sixteenth draw kept unread for their test.
+
+**The sixteenth draw of real rows, blind.**  The fifteenth draw continued, at the odd positions from 103 of the
+same window order (``tests/fixtures/commitments-general-real-sixteenth.jsonl``), every row in ``holdout-real-16``, a
+seventeenth held-out split, labelled blind the same way after rules v15 were written.  It is read only when named
+(``--real-sixteenth``), its block follows the fourth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -170,10 +176,11 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4`` and ``holdout-real-15`` when they are read -- the splits to quote: nobody
+split first, then ``holdout-real-4`` and ``holdout-real-16`` when they are read -- the splits to quote: nobody
 tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``, ``tune-real-2``, ``tune-real-3``,
 ``tune-real-5``, ``tune-real-6``, ``tune-real-7``, ``tune-real-8``, ``tune-real-9``, ``tune-real-10``,
-``tune-real-11``, ``tune-real-12``, ``tune-real-13``, ``tune-real-14`` and ``tune-real-pool``, each per style.  The header of every
+``tune-real-11``, ``tune-real-12``, ``tune-real-13``, ``tune-real-14``, ``tune-real-15`` and ``tune-real-pool``, each
+per style.  The header of every
 block names its split.
 """
 
@@ -268,7 +275,7 @@ REAL_DRAWS: tuple[RealDraw, ...] = (
     *(RealDraw(name, number, held_out=False) for number, name in enumerate(
         ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth"),
         start=5)),
-    RealDraw("fifteenth", 15, held_out=True))
+    RealDraw("fifteenth", 15, held_out=False), RealDraw("sixteenth", 16, held_out=True))
 """Every draw of real turns in a file of its own, in the order they were drawn: the one place a draw is
 re-designated (``held_out`` turned off once it has been read) or a new one joins."""
 HELD_OUT: tuple[str, ...] = ("holdout", *(d.split_mark for d in REAL_DRAWS if d.held_out))
@@ -298,7 +305,8 @@ with the eleventh kept for their test; the eleventh, scored once as their judge,
 v12, with the twelfth kept for their test; the twelfth, scored once as their judge, was then read to write rules
 v13, with the thirteenth kept for their test; the thirteenth, scored once as their judge, was then read for the
 next rules, with the fourteenth kept for their test; the fourteenth, scored once to measure v13, was then read to write
-rules v14, with the fifteenth kept for their test)."""
+rules v14, with the fifteenth kept for their test; the fifteenth, scored once as their judge, was then read to write
+rules v15, with the sixteenth kept for their test)."""
 REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = tuple(
     (d.name, d.file, d.split_mark, d.mark) for d in REAL_DRAWS if not d.held_out)
 """The blind draws re-designated whole as tune splits, read by default (``--real-<name> PATH`` reads another

@@ -9,7 +9,7 @@ Usage::
     python bench/commitments_set.py third --corpus PATH [--turns 250]
     python bench/commitments_set.py fourth --corpus PATH --train PATH [--windows 3]
     python bench/commitments_set.py fifth --train PATH [--turns 150] [--start 3] [--step 2]
-    python bench/commitments_set.py sixth|seventh|...|fifteenth --train PATH [--turns 150] [--start N] [--step 2]
+    python bench/commitments_set.py sixth|seventh|...|sixteenth --train PATH [--turns 150] [--start N] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -74,9 +74,9 @@ in the fourth draw's window order, at the odd positions 3, 5, 7, ... of it (the 
 are left to a draw of tune rows), window by window until it holds at least ``--turns`` turns; each
 window's dialogues are taken as the fourth draw takes them.  Its rows were labelled blind.
 
-``sixth`` to ``fifteenth`` draw the later batches (``tests/fixtures/commitments-general-real-<name>.jsonl``,
+``sixth`` to ``sixteenth`` draw the later batches (``tests/fixtures/commitments-general-real-<name>.jsonl``,
 :data:`LATER_DRAWS`, :func:`draw_later`), each a held-out set only, in a held-out split of its own
-(``holdout-real-6`` to ``holdout-real-15``): the fifth draw continued, the same window order's odd positions from
+(``holdout-real-6`` to ``holdout-real-16``): the fifth draw continued, the same window order's odd positions from
 the draw's start on (the sixth from 13, the fifth having stopped at position 11; each later one from the first odd
 position after the last window the one before it read), until it holds at least ``--turns`` turns; texts of every
 labelled file before it (:func:`labelled_before`: the fifth draw's, the tune-real draw's and every earlier later
@@ -611,12 +611,12 @@ class LaterDraw:
 LATER_DRAWS: tuple[LaterDraw, ...] = tuple(
     LaterDraw(name, number, start) for number, (name, start) in enumerate(
         (("sixth", 13), ("seventh", 23), ("eighth", 31), ("ninth", 39), ("tenth", 49), ("eleventh", 57),
-         ("twelfth", 65), ("thirteenth", 75), ("fourteenth", 83), ("fifteenth", 93)), start=6))
+         ("twelfth", 65), ("thirteenth", 75), ("fourteenth", 83), ("fifteenth", 93), ("sixteenth", 103)), start=6))
 """The later draws in the order they were drawn and labelled; each began where the one before had stopped."""
 
 
 def later_draw(name: str) -> LaterDraw:
-    """The later draw named ``name`` (an ordinal, ``"sixth"`` to ``"fifteenth"``)."""
+    """The later draw named ``name`` (an ordinal, ``"sixth"`` to ``"sixteenth"``)."""
     return next(draw for draw in LATER_DRAWS if draw.name == name)
 
 

@@ -686,7 +686,8 @@ PINNED = {"tenth": "44b4ee9c5854922f53f2f7497da0b914070ac6e33d174a1d60c8eb81fbbd
           "twelfth": "30ecc43e8b349c40f16d2abda0552bc0ca8a85e1638a52c5ab89c5e158f23530",
           "thirteenth": "048bccf9f34648e2827d2499a040a80951ef381cfdcede70e76b8d7c10eb9292",
           "fourteenth": "d7f5a10d6594522c41022e359ed1dd463d5f2fa6355ddd7d163a63ca857759a8",
-          "fifteenth": "035a9186f0584dc731de9cda4797da495a751a04fe14e34f0403b5af40606b25"}
+          "fifteenth": "035a9186f0584dc731de9cda4797da495a751a04fe14e34f0403b5af40606b25",
+          "sixteenth": "5ce7600f8ac8b8a7a1372cb0ff7fee2cb50fd36ecbec9e485d81c7b22fcdbd3d"}
 """The SHA-256 of each later draw's file as labelled blind, pinned before its first score (from the tenth on): a row
 or a label changed shows here (the bytes are hashed; no extractor reads them)."""
 
@@ -802,7 +803,7 @@ def test_the_later_draws_table() -> None:
     assert [(d.name, d.number, d.start) for d in module.LATER_DRAWS] == [
         ("sixth", 6, 13), ("seventh", 7, 23), ("eighth", 8, 31), ("ninth", 9, 39), ("tenth", 10, 49),
         ("eleventh", 11, 57), ("twelfth", 12, 65), ("thirteenth", 13, 75), ("fourteenth", 14, 83),
-        ("fifteenth", 15, 93)]
+        ("fifteenth", 15, 93), ("sixteenth", 16, 103)]
     assert module.LATER_TURNS == 150
     for before, draw in zip(module.LATER_DRAWS, module.LATER_DRAWS[1:]):
         # each begins at an odd position past the one before's, and leaves out the files before it and the one

@@ -213,7 +213,8 @@ def test_the_real_draws_table() -> None:
     assert [(d.name, d.number, d.held_out) for d in B.REAL_DRAWS] == [
         ("third", 3, False), ("fourth", 4, True), ("fifth", 5, False), ("sixth", 6, False), ("seventh", 7, False),
         ("eighth", 8, False), ("ninth", 9, False), ("tenth", 10, False), ("eleventh", 11, False),
-        ("twelfth", 12, False), ("thirteenth", 13, False), ("fourteenth", 14, False), ("fifteenth", 15, True)]
+        ("twelfth", 12, False), ("thirteenth", 13, False), ("fourteenth", 14, False), ("fifteenth", 15, False),
+        ("sixteenth", 16, True)]
     fifth = B.REAL_DRAWS[2]
     assert (fifth.file.name, fifth.split_mark, fifth.mark, fifth.tune_split, fifth.split) == (
         "commitments-general-real-fifth.jsonl", "holdout-real-5", "_fifth_real", "tune-real-5", "tune-real-5")
