@@ -37,16 +37,18 @@ def test_the_verbs_of_goods_hold_one_role_each() -> None:
     assert not GIVE_VERBS & OFFER_VERBS
     assert not GIVE_VERBS & RECEIVE_VERBS
     assert not OFFER_VERBS & RECEIVE_VERBS
-    assert VERB_CUE_WORDS == GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | {"part"}
+    assert VERB_CUE_WORDS == GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | {"part", "leave", "leaving"}
 
 
 def test_verb_role() -> None:
     assert verb_role("i can part with 2 wood".split(), 2) == "give verb"
     assert verb_role("i can part 2 wood".split(), 2) is None  # "part" alone is no verb of goods
+    assert verb_role("i will leave you 2 food".split(), 2) == "give verb"  # (v15) "leave you" + goods
+    assert verb_role("i will leave 2 food".split(), 2) is None  # "leave" alone is no verb of goods
     assert verb_role("selling 3 ore".split(), 0) == "offer verb"
     assert verb_role("i need ore".split(), 1) == "receive verb"
     assert verb_role("i need ore".split(), 2) is None
-    assert FRAME_PHRASES["give verb phrase"] == (("part", "with"),)
+    assert FRAME_PHRASES["give verb phrase"] == (("part", "with"), ("leave", "you"), ("leaving", "you"))
 
 
 @pytest.mark.parametrize(("text", "verb", "expected"), [

@@ -422,6 +422,13 @@ def _aggression_disclaimed(words: list[str], tags: list[tuple[str, str] | None],
         return [_Act("no_attack", target=_target(_object(words, tags, i)))]
     return None
 
+_GAME_VERBS = frozenset({"hunt", "hunting"})
+"""(v15) Aggression verbs that attack someone only with a person after them ("I won't hunt you down"): said alone
+they hunt game ("I don't plan on hunting or fishing"), no promise about anyone."""
+_PERSONS = frozenset({"you", "him", "her", "them", "us", "me", "anyone", "anybody", "someone", "somebody", "people"})
+"""Words after a verb that name the person it acts on."""
+
+
 def _aggression_refused(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
     """An aggression verb ("attack", "go after you") the speaker negates: "I won't attack you",
     "no fighting between us".  Aggression on a place is ``stay_out`` instead (R25)."""
@@ -436,6 +443,8 @@ def _aggression_refused(words: list[str], tags: list[tuple[str, str] | None], i:
     obj = _object(words, tags, i)
     if obj is not None and obj[0] == "place":
         return ()
+    if w in _GAME_VERBS and nxt not in _PERSONS and _target(obj) is None:
+        return None  # (v15) "I don't plan on hunting or fishing": game hunted, no one attacked
     if prev == "no" and nxt not in ("me", "us", "please") and "please" not in words:
         # "no attack", "no fighting between us"; not "no attack me" / "no attacks please"
         if i < 2 or words[i - 2] not in ("you", "they", "he", "she"):

@@ -288,7 +288,8 @@ _PART_WORDS = frozenset({"deal", "done", "is", "works", "do", "say", "wish"})
 def _consent_part(words: list[str]) -> bool:
     """A comma part that consents on its own, its opening interjections passed ("no" / "not" are not
     passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do." or (v14)
-    "As you say." (:func:`_as_you_say`, its commas passed too);
+    "As you say." (:func:`_will_do`, :func:`_as_you_say`, their commas passed too: (v15) "Ok, will do." as "Ok then,
+    as you say.");
     or, read here because each needs a word few clauses hold, :func:`_found_fair` and :func:`_worked_out`."""
     if _PART_OR_FRAME_WORDS.isdisjoint(words):
         return False  # every part read below, and both frames, hold one of these words
@@ -296,9 +297,10 @@ def _consent_part(words: list[str]) -> bool:
         return True
     if _PART_WORDS.isdisjoint(words):
         return False
-    if not _YIELDING.isdisjoint(words):  # (v14) "Ok then, as you say.": the whole clause, its commas aside
+    if not _YIELDING.isdisjoint(words):  # "Ok then, as you say.", "Ok, will do.": the whole clause, its commas aside
         plain = [w for w in words if w != ","]
-        if _as_you_say(plain[_interjections_passed(plain):]):
+        rest = plain[_interjections_passed(plain):]
+        if _as_you_say(rest) or _will_do(rest):
             return True
     n = len(words)
     seg = 0
@@ -309,9 +311,8 @@ def _consent_part(words: list[str]) -> bool:
         j = _interjections_passed(part)
         rest = part[j:]
         if rest and ((rest[0] in ("deal", "done") and _deal_said(words, rest, seg + j))
-                     or (rest[-1] == "is" and _it_is(rest)) or (rest[-1] == "works" and _number_works(rest))
-                     or (seg == 0 and i == n and _will_do(rest))):  # each read only where it can stand
-            return True
+                     or (rest[-1] == "is" and _it_is(rest)) or (rest[-1] == "works" and _number_works(rest))):
+            return True  # each read only where it can stand
         seg = i + 1
     return False
 
@@ -350,12 +351,15 @@ def _number_works(rest: list[str]) -> bool:
 
 
 def _will_do(rest: list[str]) -> bool:
-    """"Will do.", "I will do that": consent to what was asked (D1), when it is the whole clause."""
+    """"Will do.", "I will do that": consent to what was asked (D1), when it is the whole clause (its opening
+    interjections and, since v15, its commas passed: "Ok, will do." as "Ok will do", the way :func:`_as_you_say`'s
+    idioms are read)."""
     return rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"])
 
 
-_YIELDING = frozenset({"say", "wish"})
-"""(v14) The last words of :func:`_as_you_say`'s idioms."""
+_YIELDING = frozenset({"say", "wish", "do"})
+"""(v14) Words every whole-clause idiom holds: the last words of :func:`_as_you_say`'s, (v15) the "do" of
+:func:`_will_do`'s."""
 
 
 def _as_you_say(rest: list[str]) -> bool:
@@ -784,6 +788,8 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
     # "glad we could come to an agreement / a conclusion": "could" there is no hedge
     if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
         return False
+    if _conditioned(words, start):
+        return False  # (v15) "If so, I'm ready to submit the deal": a consent once a condition holds (D5)
     if "sure" in before and "make" in before:
         return False  # (v8) "let's make sure this is reasonable": a check of the terms, no consent (R3)
     if not _CONCEDING.isdisjoint(before) and "," in words[end:]:
@@ -826,6 +832,27 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
                 _speaker_receives(words, j):
             return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
     return True
+
+
+def _conditioned(words: list[str], start: int) -> bool:
+    """(v15) The consent is the consequent of a condition stated before it in the clause: an "if" followed by "so",
+    or by a "then" before the consent ("If so, I am ready to submit the deal", "I'd be okay if you can add another
+    water, your choice, and then I can agree to that").  The speaker consents only once the condition holds -- a
+    counter-offer or a question of terms still open (the guide's D5) -- no ``accept``.  A condition on the
+    addressee's mind with no "then" ("If you're sure, I'm willing to take your offered deal") leaves the consent
+    standing, as a condition after a consent does unless it asks goods for the speaker (:func:`_speaker_receives`).
+
+    >>> _conditioned("if so , i am ready to submit the deal".split(), 7)
+    True
+    >>> _conditioned("if you add a water , then i can agree to that".split(), 9)
+    True
+    >>> _conditioned("if you are sure , i am willing to take your deal".split(), 9)
+    False
+    """
+    for k in range(start - 1, -1, -1):
+        if words[k] == "if" and (words[k + 1:k + 2] == ["so"] or "then" in words[k + 2:start]):
+            return True
+    return False
 
 
 _AMENDING = frozenset({"minus", "except", "excluding", "plus", "less", "without"})

@@ -333,7 +333,7 @@ SUPPORT_VERBS = FRAME_WORDS["support verb"]
 # -- phrases -------------------------------------------------------------------------------------------
 
 _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
-    "give verb phrase": (("part", "with"),),
+    "give verb phrase": (("part", "with"), ("leave", "you"), ("leaving", "you")),
     "question opener": (
         ("how", "about"), ("what", "about"), ("what", "if"), ("would", "you"), ("could", "you"), ("can", "you"),
         ("can", "i"), ("could", "i"), ("may", "i"), ("shall", "we"), ("shall", "i"), ("will", "you"),
@@ -368,6 +368,9 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         "sounds reasonable", "that is reasonable", "it is a plan", "came to an agreement",
         "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
         "came to a deal", "come to a deal", "came to a conclusion", "come to a conclusion",
+        # (v15) every noun of a deal made read alike ("glad we could come to a compromise", as "... an agreement")
+        "came to a compromise", "come to a compromise", "came to an arrangement", "come to an arrangement",
+        "reached a deal", "reached a compromise", "reached an arrangement",
         "works for me", "that will work", "that would work", "that can work", "happy to oblige",
         "that is a fair deal", "like a fair deal", "like a good deal",
         "sounds like a fair trade", "that is a fair trade",
@@ -390,7 +393,7 @@ FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
 }
 """Roles said by a phrase: a clause opened by a *question opener* asks, with or without its "?" (the
 guide's R3; so does a hypothetical opened by "suppose" or "let's say"); a *give verb phrase* is a give verb said in two words ("I'm willing to part with 2
-of my firewood"); a *run-on question* may open a question after a statement without a comma (R3); a
+of my firewood", (v15) "I will leave you all the firewood"); a *run-on question* may open a question after a statement without a comma (R3); a
 restatement followed by a *check* asks whether the speaker understood (R3: no commitment); a *consent
 phrase* consents to a proposal (the guide's R20 and D1; the structural frames of rule 16 read the
 rest, :mod:`._consent`)."""
@@ -441,7 +444,7 @@ VERB_CUE_WORDS = GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | frozenset(_GIVE_PHRA
 
 
 def verb_role(words: list[str], i: int) -> str | None:
-    """The role of the verb of goods at ``i``: "give verb" (also a *give verb phrase*: "part with"),
+    """The role of the verb of goods at ``i``: "give verb" (also a *give verb phrase*: "part with", (v15) "leave you"),
     "offer verb", "receive verb", or None.  (No word holds two of these roles.)
 
     >>> verb_role("i can part with 2 wood".split(), 2)

@@ -375,6 +375,14 @@ consent act ("we can do that since you gave me more water") leaves the consent s
 agreement"); "our deal" is the proposal ("I'll submit our deal now"); "accept" before a quantity receives goods
 ("I will accept 3 waters ..., and you will accept 3 foods ...": R15's split, as with "get"); and "As you say." /
 "Ok then, as you wish" yields to the terms, consent in other words (D1), when it is the whole clause.
+15 adds, from the errors of the fifteenth draw once it had been scored (as the judge of 14) and read
+(``tune-real-15``), by mechanism, each checked on made-up sentences and near misses
+(``tests/test_commitments_v15_rules.py``): a consent that is the consequent of a condition stated before it ("If
+so, I'm ready to submit the deal", "if you add a water, then I can agree") holds only once the condition does, no
+``accept`` (D5); every noun of a deal made reads alike ("glad we could come to a compromise", as "... an
+agreement"); "Ok, will do." reads as "Will do." (one whole-clause check for the idioms, commas passed); "hunt" attacks someone only with a person after it
+("I don't plan on hunting" is no ``no_attack``); and "leave you" + goods gives them ("I will leave you all the
+firewood and 1 food, and I will take ...").
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -800,7 +808,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "14"
+    version = "15"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
