@@ -132,7 +132,8 @@ rules v15 were written from it, with the sixteenth draw kept unread for their te
 **The sixteenth draw of real rows, blind.**  The fifteenth draw continued, at the odd positions from 103 of the
 same window order (``tests/fixtures/commitments-general-real-sixteenth.jsonl``), every row in ``holdout-real-16``, a
 seventeenth held-out split, labelled blind the same way after rules v15 were written.  It is read only when named
-(``--real-sixteenth``), its block follows the fourth's, and its rows are never printed one by one.
+(``--real-sixteenth``), its block follows the fourth's, and its rows are never printed one by one.  Scored once, as
+the judge of rules v15 (v14 in the same sitting).
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
