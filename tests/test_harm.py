@@ -189,6 +189,7 @@ def test_the_promises_section_says_what_is_measured_of_its_extractor_and_only_of
     seats, match = profile_section(analysis)
     [intro] = [intro for title, intro, _, _ in profile_blocks(seats, match) if title == "Profile: Promises and betrayal"]
     assert intro.endswith(" " + MEASURED[("daishi-heuristic", "15")]) and "63% of 40 in people's bargaining" in intro
+    assert "43% of 63 in free alliance-game chat" in intro
     assert "69% of 51 in people's bargaining" in MEASURED[("daishi-heuristic", "14")]
     assert "73% of 86 in people's bargaining" in MEASURED[("daishi-heuristic", "13")]
     for version in ("14", "13", "12", "11", "10", "8"):  # a report of a version before keeps its line
