@@ -392,9 +392,9 @@ FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
     role: tuple(dict.fromkeys(normal_phrase(p) for p in phrases)) for role, phrases in _PHRASE_TABLE.items()
 }
 """Roles said by a phrase: a clause opened by a *question opener* asks, with or without its "?" (the
-guide's R3; so does a hypothetical opened by "suppose" or "let's say"); a *give verb phrase* is a give verb said in two words ("I'm willing to part with 2
-of my firewood", (v15) "I will leave you all the firewood"); a *run-on question* may open a question after a statement without a comma (R3); a
-restatement followed by a *check* asks whether the speaker understood (R3: no commitment); a *consent
+guide's R3; so does a hypothetical opened by "suppose" or "let's say"); a *give verb phrase* is a give verb said
+in two words ("I'm willing to part with 2 of my firewood", (v15) "I will leave you all the firewood"); a *run-on
+question* may open a question after a statement without a comma (R3); a restatement followed by a *check* asks whether the speaker understood (R3: no commitment); a *consent
 phrase* consents to a proposal (the guide's R20 and D1; the structural frames of rule 16 read the
 rest, :mod:`._consent`)."""
 
@@ -444,8 +444,8 @@ VERB_CUE_WORDS = GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | frozenset(_GIVE_PHRA
 
 
 def verb_role(words: list[str], i: int) -> str | None:
-    """The role of the verb of goods at ``i``: "give verb" (also a *give verb phrase*: "part with", (v15) "leave you"),
-    "offer verb", "receive verb", or None.  (No word holds two of these roles.)
+    """The role of the verb of goods at ``i``: "give verb" (also a *give verb phrase*: "part with", (v15) "leave
+    you"), "offer verb", "receive verb", or None.  (No word holds two of these roles.)
 
     >>> verb_role("i can part with 2 wood".split(), 2)
     'give verb'

@@ -380,9 +380,9 @@ agreement"); "our deal" is the proposal ("I'll submit our deal now"); "accept" b
 (``tests/test_commitments_v15_rules.py``): a consent that is the consequent of a condition stated before it ("If
 so, I'm ready to submit the deal", "if you add a water, then I can agree") holds only once the condition does, no
 ``accept`` (D5); every noun of a deal made reads alike ("glad we could come to a compromise", as "... an
-agreement"); "Ok, will do." reads as "Will do." (one whole-clause check for the idioms, commas passed); "hunt" attacks someone only with a person after it
-("I don't plan on hunting" is no ``no_attack``); and "leave you" + goods gives them ("I will leave you all the
-firewood and 1 food, and I will take ...").
+agreement"); "Ok, will do." reads as "Will do." (one whole-clause check for the idioms, commas passed); "hunt"
+attacks someone only with a person after it ("I don't plan on hunting" is no ``no_attack``); and "leave you" +
+goods gives them ("I will leave you all the firewood and 1 food, and I will take ...").
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]

@@ -66,17 +66,16 @@ MEASURED: dict[tuple[str, str], str] = {
         "over goods (67-76%) and 31-40% in free alliance-game chat (48-50%): a commitment it missed is neither kept "
         "nor broken here, so read the counts beside their evidence."),
 }
-"""What is known of a commitment extractor's accuracy, by its name and version: said under the promise
-counts that rest on it.  The figures are those of the benches' held-out splits for that version (the
-Daishi-style lines; two splits of a campsite-supplies negotiation corpus; two games of an alliance-game
-chat corpus, measured under version 8, and a third game of it under version 15, which version 8 reads the same:
-version 9's two consent rules changed no held-out reading where it
-could be measured, and version 10's three read the two campsite splits of its figures as version 9 does;
-version 11's campsite figure is one blind split no rule was written from, which version 10 reads the same, and
-version 12's one, which the version before reads the same, version 13's two, the first of which version 12
-reads the same, version 14's one, which version 13 reads the same, and version 15's one, which version 14 reads the
-same: the splits differ from each other more than the versions do); an extractor not listed (another version, one of
-the user's own) gets no such line."""
+"""What is known of a commitment extractor's accuracy, by its name and version: said under the promise counts that rest
+on it.  The figures are those of the benches' held-out splits for that version (the Daishi-style lines; two splits of
+a campsite-supplies negotiation corpus; two games of an alliance-game chat corpus, measured under version 8, and a
+third game of it under version 15, which version 8 reads the same: version 9's two consent rules changed no held-out
+reading where it could be measured, and version 10's three read the two campsite splits of its figures as version 9
+does; version 11's campsite figure is one blind split no rule was written from, which version 10 reads the same, and
+version 12's one, which the version before reads the same, version 13's two, the first of which version 12 reads the
+same, version 14's one, which version 13 reads the same, and version 15's one, which version 14 reads the same: the
+splits differ from each other more than the versions do); an extractor not listed (another version, one of the
+user's own) gets no such line."""
 
 
 def _cell(x: Any, markdown: bool = False) -> str:
