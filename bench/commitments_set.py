@@ -616,8 +616,20 @@ LATER_DRAWS: tuple[LaterDraw, ...] = tuple(
 
 
 def later_draw(name: str) -> LaterDraw:
-    """The later draw named ``name`` (an ordinal, ``"sixth"`` to ``"sixteenth"``)."""
-    return next(draw for draw in LATER_DRAWS if draw.name == name)
+    """The later draw named ``name`` (an ordinal, ``"sixth"`` to ``"sixteenth"``); ``ValueError`` naming the later
+    draws for any other name.
+
+    >>> later_draw("sixth").start
+    13
+    >>> later_draw("fifth")
+    Traceback (most recent call last):
+    ValueError: no later draw is named 'fifth' (the later draws: sixth, ..., sixteenth)
+    """
+    for draw in LATER_DRAWS:
+        if draw.name == name:
+            return draw
+    raise ValueError(f"no later draw is named {name!r} (the later draws: {LATER_DRAWS[0].name}, ..., "
+                     f"{LATER_DRAWS[-1].name})")
 
 
 def labelled_before(draw: LaterDraw) -> list[Path]:
@@ -627,7 +639,7 @@ def labelled_before(draw: LaterDraw) -> list[Path]:
     >>> [p.name for p in labelled_before(later_draw("seventh"))[-3:]]
     ['commitments-general-real-fifth.jsonl', 'commitments-general-tune-real.jsonl', 'commitments-general-real-sixth.jsonl']
     """
-    earlier = LATER_DRAWS[:[d.name for d in LATER_DRAWS].index(draw.name)]
+    earlier = LATER_DRAWS[:LATER_DRAWS.index(later_draw(draw.name))]
     return [*LABELLED_5, FIXTURES / "commitments-general-real-fifth.jsonl",
             FIXTURES / "commitments-general-tune-real.jsonl", *(d.fixture for d in earlier)]
 
