@@ -33,7 +33,6 @@ file touched, taken whole from the windows at the even positions from 4 of the f
 
 from __future__ import annotations
 
-import doctest
 import hashlib
 import json
 from collections import Counter, defaultdict
@@ -816,15 +815,6 @@ def test_the_later_draws_table() -> None:
         assert module.later_draw(draw.name) is draw
     with pytest.raises(ValueError, match="no later draw is named 'fifth'"):
         module.later_draw("fifth")  # the fifth is a draw of its own (draw_fifth), not a row of the table
-
-
-def test_the_draw_scripts_examples_hold() -> None:
-    """Every docstring example of ``bench/commitments_set.py`` (the draws' rules on small made-up files)."""
-    module = _module(SET_SCRIPT, "commitments_set")
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for test in doctest.DocTestFinder().find(module):
-        runner.run(test)
-    assert runner.failures == 0 and runner.tries >= 20, (runner.failures, runner.tries)
 
 
 def test_window_dialogues_reads_only_the_window_its_chat_logs_lie_in() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import importlib.util
 import json
 import sys
@@ -206,14 +205,6 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     assert ids and all(fixture[i] in B.TUNE_SPLITS for i in ids)
     assert {fixture[i] for i in ids} == {"tune", "tune-real", "tune-real-1", "tune-real-2",
                                          *(d.tune_split for d in TUNE_DRAWS)}
-
-
-def test_the_bench_examples_hold() -> None:
-    """Every docstring example of ``bench/commitments_general.py`` (the draws' table, the Wilson interval, ...)."""
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for test in doctest.DocTestFinder().find(B):
-        runner.run(test)
-    assert runner.failures == 0 and runner.tries >= 5, (runner.failures, runner.tries)
 
 
 def test_the_real_draws_table() -> None:
