@@ -265,11 +265,6 @@ class RealDraw:
         """The tune split the bench reads it as once re-designated."""
         return f"tune-real-{self.number}"
 
-    @property
-    def split(self) -> str:
-        """The split the bench reads its rows in: the file's mark while held out, the tune split after."""
-        return self.split_mark if self.held_out else self.tune_split
-
 
 REAL_DRAWS: tuple[RealDraw, ...] = (
     RealDraw("third", 3, held_out=False), RealDraw("fourth", 4, held_out=True),
@@ -279,11 +274,10 @@ REAL_DRAWS: tuple[RealDraw, ...] = (
     RealDraw("fifteenth", 15, held_out=False), RealDraw("sixteenth", 16, held_out=True))
 """Every draw of real turns in a file of its own, in the order they were drawn: the one place a draw is
 re-designated (``held_out`` turned off once it has been read) or a new one joins."""
-HELD_OUT: tuple[str, ...] = ("holdout", *(d.split_mark for d in REAL_DRAWS if d.held_out))
+LATER_DRAWS: tuple[RealDraw, ...] = tuple(d for d in REAL_DRAWS if d.held_out)
+"""The draws still held out, each read only when named (``--real-<name>``)."""
+HELD_OUT: tuple[str, ...] = ("holdout", *(d.split_mark for d in LATER_DRAWS))
 """The splits nobody tuned on, in report order."""
-LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = tuple(
-    (d.name, d.file, d.split_mark, d.mark) for d in REAL_DRAWS if d.held_out)
-"""The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
 (labelled before any extractor was run on them): a tune split."""
@@ -295,8 +289,11 @@ TUNE_REAL_1 = "tune-real-1"
 """The later real turns once on the holdout's side (marked ``holdout-real`` in their file): a tune split."""
 TUNE_REAL_2 = "tune-real-2"
 """The second draw's turns once on the holdout's side (marked ``holdout-real-2``): a tune split."""
+REDESIGNATED_DRAWS: tuple[RealDraw, ...] = tuple(d for d in REAL_DRAWS if not d.held_out)
+"""The blind draws re-designated whole as tune splits, read by default (``--real-<name> PATH`` reads another
+file in one's place)."""
 REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2,
-                                **{d.split_mark: d.tune_split for d in REAL_DRAWS if not d.held_out}}
+                                **{d.split_mark: d.tune_split for d in REDESIGNATED_DRAWS}}
 """The file's split mark of a once held-out split -> the tune split the bench reads it as (the first three
 were scored six times each, the fifth draw three times and the sixth twice, so none gave an unbiased figure
 any more; the seventh was scored once, under rules v8, and then read to write rules v9, with the eighth kept
@@ -308,12 +305,7 @@ v13, with the thirteenth kept for their test; the thirteenth, scored once as the
 next rules, with the fourteenth kept for their test; the fourteenth, scored once to measure v13, was then read to write
 rules v14, with the fifteenth kept for their test; the fifteenth, scored once as their judge, was then read to write
 rules v15, with the sixteenth kept for their test)."""
-REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = tuple(
-    (d.name, d.file, d.split_mark, d.mark) for d in REAL_DRAWS if not d.held_out)
-"""The blind draws re-designated whole as tune splits, read by default (``--real-<name> PATH`` reads another
-file in one's place): name, file, the file's split mark, in-memory mark."""
-REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2,
-                                     *(d.tune_split for d in REAL_DRAWS if not d.held_out))
+REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2, *(d.tune_split for d in REDESIGNATED_DRAWS))
 """The tune splits of real negotiation turns only."""
 REAL_POOL = "tune-real-pool"
 """Every row of :data:`REAL_TUNE_SPLITS` scored as one block."""
@@ -773,12 +765,12 @@ def tune_rows(rows: list[dict[str, Any]], added: Path = ADDED, real_added: Path 
     later (tune, or once held out), the blind draws re-designated whole as tune splits (``redesignated``: a
     file in place of a draw's, by name) and the tune-real draw; every once held-out split mark read as the
     tune split it now is (:data:`REDESIGNATED`, the first file's ``rows`` included)."""
-    paths = {name: path for name, path, _, _ in REDESIGNATED_DRAWS} | dict(redesignated or {})
+    paths = {d.name: d.file for d in REDESIGNATED_DRAWS} | dict(redesignated or {})
     out = load_added(added, (r["id"] for r in rows))
     out += _marked(real_added, rows + out, ("tune", HOLDOUT_REAL), REAL_MARK)
     out += _marked(real_second, rows + out, ("tune", HOLDOUT_REAL_2), SECOND_MARK)
-    for name, _, split, mark in REDESIGNATED_DRAWS:
-        out += _marked(paths[name], rows + out, (split,), mark)
+    for d in REDESIGNATED_DRAWS:
+        out += _marked(paths[d.name], rows + out, (d.split_mark,), d.mark)
     for row in (*rows, *out):
         row["split"] = REDESIGNATED.get(row["split"], row["split"])
     out += _marked(tune_real, rows + out, (TUNE_REAL,), TUNE_REAL_MARK)
@@ -820,14 +812,14 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"real turns labelled later, whole dialogues (tune, or {TUNE_REAL_1})")
     parser.add_argument("--real-second", type=Path, default=REAL_SECOND,
                         help=f"the second draw of real turns, whole dialogues (tune, or {TUNE_REAL_2})")
-    for name, path, split, _ in REDESIGNATED_DRAWS:
-        parser.add_argument(f"--real-{name}", type=Path, nargs="?", const=path, default=path,
-                            help=f"the {name} draw of real turns, whole dialogues (all {REDESIGNATED[split]}; "
+    for d in REDESIGNATED_DRAWS:
+        parser.add_argument(f"--real-{d.name}", type=Path, nargs="?", const=d.file, default=d.file,
+                            help=f"the {d.name} draw of real turns, whole dialogues (all {d.tune_split}; "
                             "read by default)")
-    for name, path, split, _ in LATER_DRAWS:
-        parser.add_argument(f"--real-{name}", type=Path, nargs="?", const=path, default=None,
-                            help=f"also score the {name} draw of real turns (all {split}; the file named, or "
-                            f"{path.name}); left out unless named, so that each look at it is deliberate")
+    for d in LATER_DRAWS:
+        parser.add_argument(f"--real-{d.name}", type=Path, nargs="?", const=d.file, default=None,
+                            help=f"also score the {d.name} draw of real turns (all {d.split_mark}; the file named, "
+                            f"or {d.file.name}); left out unless named, so that each look at it is deliberate")
     parser.add_argument("--tune-real", type=Path, default=TUNE_REAL_FILE,
                         help="the tune-real draw of real turns, whole dialogues of CaSiNo's train split (all tune-real)")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
@@ -835,7 +827,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, "
-                        + "".join(f"{split} when --real-{name} is given, " for name, _, split, _ in LATER_DRAWS)
+                        + "".join(f"{d.split_mark} when --real-{d.name} is given, " for d in LATER_DRAWS)
                         + "then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -848,18 +840,19 @@ def main(argv: list[str] | None = None) -> int:
         rows = load(args.fixture)
         if not args.no_added:
             rows += tune_rows(rows, args.added, args.real_added, args.real_second,
-                              {name: getattr(args, f"real_{name}") for name, *_ in REDESIGNATED_DRAWS}, args.tune_real)
-        for name, _, split, mark in LATER_DRAWS:
-            path = getattr(args, f"real_{name}")
+                              {d.name: getattr(args, f"real_{d.name}") for d in REDESIGNATED_DRAWS}, args.tune_real)
+        for d in LATER_DRAWS:
+            path = getattr(args, f"real_{d.name}")
             if path is not None:
-                rows += _marked(path, rows, (split,), mark)
-            elif args.split == split:
-                raise ValueError(f"--split {split}: the {name} draw is read only when named (--real-{name})")
+                rows += _marked(path, rows, (d.split_mark,), d.mark)
+            elif args.split == d.split_mark:
+                raise ValueError(f"--split {d.split_mark}: the {d.name} draw is read only when named "
+                                 f"(--real-{d.name})")
         factory = factory_named(args.extractor)
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    named = {split: getattr(args, f"real_{name}") for name, _, split, _ in LATER_DRAWS}
+    named = {d.split_mark: getattr(args, f"real_{d.name}") for d in LATER_DRAWS}
     held_out = [s for s in HELD_OUT if named.get(s, True) is not None]
     splits = [*held_out, *TUNE_SPLITS, REAL_POOL] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
@@ -872,21 +865,20 @@ def main(argv: list[str] | None = None) -> int:
                           "realAdded": None if args.no_added else args.real_added.name,
                           "realSecond": None if args.no_added else args.real_second.name,
                           "tuneReal": None if args.no_added else args.tune_real.name,
-                          **{f"real{name.capitalize()}": None if args.no_added else getattr(args, f"real_{name}").name
-                             for name, _, _, _ in REDESIGNATED_DRAWS},
-                          **{f"real{name.capitalize()}": None if named[split] is None else named[split].name
-                             for name, _, split, _ in LATER_DRAWS},
+                          **{f"real{d.name.capitalize()}": None if args.no_added else getattr(args, f"real_{d.name}").name
+                             for d in REDESIGNATED_DRAWS},
+                          **{f"real{d.name.capitalize()}": None if named[d.split_mark] is None
+                             else named[d.split_mark].name for d in LATER_DRAWS},
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
                  f"(tune, {TUNE_REAL_1}) + {args.real_second.name} (tune, {TUNE_REAL_2}) + "
-                 + "".join(f"{getattr(args, f'real_{name}').name} ({REDESIGNATED[split]}) + "
-                           for name, _, split, _ in REDESIGNATED_DRAWS)
+                 + "".join(f"{getattr(args, f'real_{d.name}').name} ({d.tune_split}) + " for d in REDESIGNATED_DRAWS)
                  + f"{args.tune_real.name} ({TUNE_REAL})")
-              + "".join(f" + {named[split].name} ({split})" for _, _, split, _ in LATER_DRAWS
-                        if named[split] is not None))
+              + "".join(f" + {named[d.split_mark].name} ({d.split_mark})" for d in LATER_DRAWS
+                        if named[d.split_mark] is not None))
         quoted = [f"[{s}]" for s in held_out]
         listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}" if len(quoted) > 1 else quoted[0]
         print(f"figures to quote come from {listed}; intervals are 95% Wilson\n")

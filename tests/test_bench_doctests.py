@@ -8,7 +8,6 @@ says what its function does fails the suite instead of misleading a reader.
 from __future__ import annotations
 
 import doctest
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +18,8 @@ SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py") if ">>>" in p.read_text(enco
 
 
 def test_the_scripts_with_examples_are_found() -> None:
+    # the scripts known to hold examples are found (a glob gone wrong would run none and pass)
     assert {"commitments_set", "commitments_general", "commitments_halves", "screens"} <= set(SCRIPTS)
-    assert all((BENCH / f"{name}.py").is_file() for name in SCRIPTS) and Path(BENCH).name == "bench"
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -26,7 +26,7 @@ def _bench() -> Any:
 
 
 B = _bench()
-TUNE_DRAWS = tuple(d for d in B.REAL_DRAWS if not d.held_out)
+TUNE_DRAWS = B.REDESIGNATED_DRAWS
 """The blind draws re-designated as tune splits, in draw order."""
 
 
@@ -216,9 +216,10 @@ def test_the_real_draws_table() -> None:
         ("twelfth", 12, False), ("thirteenth", 13, False), ("fourteenth", 14, False), ("fifteenth", 15, False),
         ("sixteenth", 16, True)]
     fifth = B.REAL_DRAWS[2]
-    assert (fifth.file.name, fifth.split_mark, fifth.mark, fifth.tune_split, fifth.split) == (
-        "commitments-general-real-fifth.jsonl", "holdout-real-5", "_fifth_real", "tune-real-5", "tune-real-5")
-    assert B.REAL_DRAWS[1].split == "holdout-real-4"
+    assert (fifth.file.name, fifth.split_mark, fifth.mark, fifth.tune_split) == (
+        "commitments-general-real-fifth.jsonl", "holdout-real-5", "_fifth_real", "tune-real-5")
+    assert B.LATER_DRAWS == tuple(d for d in B.REAL_DRAWS if d.held_out) and B.HELD_OUT == ("holdout", "holdout-real-4",
+                                                                                          "holdout-real-16")
     assert all(d.file.exists() for d in B.REAL_DRAWS)
 
 

@@ -19,7 +19,7 @@ VOCAB = {"items": ["food", "water", "firewood"], "places": [], "agents": []}
 
 def test_tune_rows_only_and_held_out_files_never_opened(monkeypatch: Any) -> None:
     cg = L.cg
-    held_out_files = {path.name for _, path, _, _ in cg.LATER_DRAWS}
+    held_out_files = {d.file.name for d in cg.LATER_DRAWS}
     opened: list[str] = []
     real_open = builtins.open
     real_path_open = Path.open
