@@ -13,8 +13,8 @@ game, the dialog's two powers in alphabetical order, the message's index in the 
 text has the recorded digest, and writes the full rows.  A message it cannot find, or whose text differs, is
 an error naming the id (nothing is left out silently).
 
-The splits ``holdout-diplomacy-2`` and ``-3`` (``diplomacy-real-2.labels.jsonl``, ``diplomacy-real-3.labels.jsonl``)
-are held out: no extraction rule was written from them.  ``holdout-diplomacy-1`` was held out while two versions of the rules were written and, after
+The splits ``holdout-diplomacy-2``, ``-3`` and ``-4`` (``diplomacy-real-2.labels.jsonl`` to
+``diplomacy-real-4.labels.jsonl``) are held out: no extraction rule was written from them.  ``holdout-diplomacy-1`` was held out while two versions of the rules were written and, after
 its two looks, retired to tune (see ``tests/fixtures/README.md`` for how each set was drawn and labelled, and
 ``docs/benchmarks.md`` for the figures and how many times each held-out set has been scored).
 """

@@ -20,9 +20,10 @@ TUNE_2 = ROOT / "tests" / "fixtures" / "diplomacy-tune-2.labels.jsonl"
 TUNE_3 = ROOT / "tests" / "fixtures" / "diplomacy-tune-3.labels.jsonl"
 TUNE_4 = ROOT / "tests" / "fixtures" / "diplomacy-tune-4.labels.jsonl"
 THIRD = ROOT / "tests" / "fixtures" / "diplomacy-real-3.labels.jsonl"
+FOURTH = ROOT / "tests" / "fixtures" / "diplomacy-real-4.labels.jsonl"
 SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1", SECOND: "holdout-diplomacy-2",
           TUNE_2: "tune-diplomacy-2", TUNE_3: "tune-diplomacy-3", TUNE_4: "tune-diplomacy-4",
-          THIRD: "holdout-diplomacy-3"}
+          THIRD: "holdout-diplomacy-3", FOURTH: "holdout-diplomacy-4"}
 
 
 D = load_bench("commitments_diplomacy")
