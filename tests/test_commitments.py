@@ -37,7 +37,7 @@ def test_doctests() -> None:
 
 def test_interface() -> None:
     assert isinstance(EX, CommitmentExtractor)
-    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "15", "maxChars": MAX_TEXT_CHARS}
+    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "17", "maxChars": MAX_TEXT_CHARS}
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -393,9 +393,11 @@ NEAR_MISSES = [
     (TEAM, "hold the tower", []),
     (TEAM, "I never said I'd go north", []),
     (SPACE, "Our patrols don't go into the Drift.", []),
-    # R23: aggression promised is a threat
+    # R23: aggression promised on a person is a threat; (v16, D6) on a place, a move on it, unless the place
+    # is the addressee's (R28)
     (DIPLO, "I will attack Brask", []),
-    (DIPLO, "I will attack Varn", []),
+    (DIPLO, "I will attack Varn", [("meet", (), (), "Varn", None)]),
+    (DIPLO, "I will attack your Varn", []),
     # R31: support that is asked for or refused
     (DIPLO, "can you support me into Dorn?", []),
     (DIPLO, "I'm not supporting you into Varn", []),
@@ -642,11 +644,14 @@ def test_vocabulary_items_the_defaults_lack_and_named_regions() -> None:
 def test_place_short_forms() -> None:
     from daishi_forensics.profile.vocabulary import Lexicon, Vocabulary
     lexicon = Lexicon(Vocabulary.of([], ["Burgundy", "Warsaw", "Tyrolia", "Tyrrhenian Sea", "Mid-Atlantic Ocean",
-                                         "Rome"], []))
+                                         "Rome", "Gulf of Lyon", "Gulf of Bothnia", "St Petersburg"], []))
     assert lexicon.find(["bur"], 0) is not None and lexicon.find(["bur"], 0).canonical == "Burgundy"
     assert lexicon.find(["rom"], 0) is not None  # four letters are enough
     assert lexicon.find(["mao"], 0) is not None and lexicon.find(["mao"], 0).canonical == "Mid-Atlantic Ocean"
-    assert lexicon.find(["tyr"], 0) is None  # two places share it
+    # (v16) two places share "tyr": the one-word name's; "gul" two names of several words share: nobody's
+    assert lexicon.find(["tyr"], 0) is not None and lexicon.find(["tyr"], 0).canonical == "Tyrolia"
+    assert lexicon.find(["gul"], 0) is None
+    assert lexicon.find(["stp"], 0) is not None and lexicon.find(["stp"], 0).canonical == "St Petersburg"
     assert lexicon.find(["war"], 0) is None and lexicon.weak == {"war": "Warsaw", "mid": "Mid-Atlantic Ocean"}
 
 

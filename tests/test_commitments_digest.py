@@ -102,6 +102,15 @@ DIGESTS["14"] = {**DIGESTS["13"],
 DIGESTS["15"] = {**DIGESTS["14"],
     "commitments-general-real-fifteenth.jsonl": "d64f1d42842ba465ce46688c378cadfa54fc01c5011d56a0235250ef26a8a35a",
 }
+# version 17 (written as 16, not shipped, then narrowed): rules for alliance-game chat (places' short forms,
+# strikes and orders on places, places handed over, the past and likelihood, peace reported, intent to harm
+# disclaimed, support and consent in other words), written from the six Diplomacy tune games; of the files stored
+# for 15, only the rows added to the general set's tune split (one tune row: a move on a place under a third
+# party's condition) and the tiers corpus read differently
+DIGESTS["17"] = {**DIGESTS["15"],
+    "commitments-general-tune-added.jsonl": "f4f51f49c4aff9aeb345dc7b2111eaeeab5a661e4506a44455d5fc5d1dc9bf08",
+    "tiers": "def44dd07c1da1e544fd8e23e16fd38175530abd9cb51c9bb55877e5413392ad",
+}
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor
 version: each version after the first is the one before it with the files whose readings changed, or that joined
 the table, written out (the comment above each says why they changed).  A labelled file added later joins the

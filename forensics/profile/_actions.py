@@ -116,8 +116,8 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
             v -= 1  # "pulling back to the mill": a move
             steps += 1
             continue
-        if w in GIVE_VERBS and not _UNITS.isdisjoint(words[v:j]):
-            return v  # "sending my fleet to X": a move
+        if w in GIVE_VERBS and (not _UNITS.isdisjoint(words[v:j]) or (v + 1 < j and _origin(words, tags, v + 1))):
+            return v  # "sending my fleet to X", (v16) "I'll send Sevastopol to Rumania": a move
         if w in SUPPORT_VERBS and w not in DIRECT_MEET or w in GIVE_VERBS or w in ("support", "supporting"):
             return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
         if w in MEET_VERBS or w in DIRECT_MEET or w in ENTERING:
@@ -275,7 +275,17 @@ def _place_handed_over(s: _Spot) -> str | None:
             k >= 2 and words[k - 2] == "you" and words[k - 1] in ("can", "may", "will", "could", "would"))) or (
             k >= 1 and words[k] == "you" and words[k - 1] in ("give", "leave")):
         return "stay_out" if _actor(words, s.tags, k)[1] == "" else None
+    if k >= 2 and words[k] == "take" and words[k - 1] in ("can", "may") and words[k - 2] == "you" and \
+            "if" not in words[max(0, k - 6):k]:
+        return "stay_out" if _actor(words, s.tags, k)[1] == "" else None  # (v16) "You can take War", as "have"
+    if k >= 2 and words[k] in ("have", "take") and words[k - 1] == "to" and words[k - 2] in _WELCOME and \
+            "you" in words[max(0, k - 6):k - 2]:
+        return "stay_out" if _actor(words, s.tags, k - 2)[1] == "" else None  # (v16) "you are welcome to take Sev"
     return _UNDECIDED
+
+
+_WELCOME = frozenset({"welcome", "encouraged", "free"})
+"""(v16) The addressee is "welcome / free to take" a place: the speaker hands it over (R30)."""
 
 def _place_kept_empty(s: _Spot) -> str | None:
     """"let's keep <place> empty" (R30)."""
@@ -314,10 +324,15 @@ def _place_out_of(s: _Spot) -> str | None:
     return "stay_out" if who == "speaker" and not cancelled else None
 
 def _place_left(s: _Spot) -> str | None:
-    """"I'll leave / avoid / cede <place>", "DMZ <place>" (R30)."""
-    if s.prev in LEAVING or s.prev == "dmz":
-        who, cancelled = _actor(s.words, s.tags, s.k)
+    """"I'll leave / avoid / cede <place>", "DMZ <place>", (v16) "a DMZ in <place>", "<place> as a DMZ" (R30)."""
+    words, k, j = s.words, s.k, s.j
+    if s.prev in LEAVING or s.prev == "dmz" or (s.prev == "in" and k >= 1 and words[k - 1] == "dmz"):
+        at = k - 1 if s.prev == "in" else k
+        who, cancelled = _actor(words, s.tags, at)
         return "stay_out" if who == "speaker" and not cancelled else None
+    if s.nxt == "as" and (words[j + 2:j + 4] == ["a", "dmz"] or words[j + 2:j + 3] == ["dmz"]):
+        who, cancelled = _actor(words, s.tags, j)
+        return "stay_out" if who in ("speaker", None) and not cancelled else None
     return _UNDECIDED
 
 def _place_held(s: _Spot) -> str | None:
@@ -342,6 +357,18 @@ def _place_gone_for(s: _Spot) -> str | None:
         return None
     return "meet" if not cancelled else ("stay_out" if cancelled == "not" else None)
 
+_UNIT_MOVERS = frozenset({"move", "moving", "moves", "send", "sending"})
+"""(v16) Verbs whose direct object is a unit: a place right after one names the unit by where it stands."""
+
+_STRIKES = frozenset({"attack", "attacking", "hit", "hitting", "strike", "striking", "invade", "invading", "raid",
+                      "raiding", "cut", "cutting", "tap", "tapping"})
+"""(v16) Verbs of a strike: with a place as their object ("I'll attack Varn", "I can cut Kiel", "I have to hit Gal")
+the speaker's unit moves on the place, a ``meet`` (the guide's D6: as "I'll take X", R27; negated, ``stay_out``: R25); a threat on
+someone's place ("your Varn") stays none (R28)."""
+
+_ORDER_OPENERS = frozenset({",", ":", "-", "a", "f", "and", "then", "\n"})
+"""(v16) What may stand before an order written "<place> to <place>" (a list of orders, a unit letter)."""
+
 _PLACE_RULES: tuple[Callable[[_Spot], str | None], ...] = (
     _place_threatened, _place_declared_empty, _place_handed_over, _place_kept_empty, _place_out_of,
     _place_left, _place_held, _place_gone_for,
@@ -356,6 +383,11 @@ def _place_met(s: _Spot) -> str | None:
     if prev == "->":
         who, cancelled = _actor(words, tags, k)
         return "meet" if who in ("speaker", None, "request") and not cancelled else None
+    if prev == "to" and s.j == k + 1 and _origin(words, tags, k - 1) and (k < 2 or words[k - 2] in _ORDER_OPENERS):
+        # (v16) "Black to Sev, Sev to Rum": an order written with "to", a unit named by its place, nothing before
+        # it in the clause but a unit letter or a comma; as "->"
+        who, cancelled = _actor(words, tags, k - 1)
+        return "meet" if who in ("speaker", None, "request") and not cancelled else None
     preposition = prev in AT_PREPOSITIONS
     v = _meet_verb_at(words, tags, s.j, k - 1 if preposition else k)
     if v is None:
@@ -366,6 +398,8 @@ def _place_met(s: _Spot) -> str | None:
         return None
     if direct and verb not in DIRECT_MEET and verb not in ENTERING:
         return None
+    if direct and verb in _UNIT_MOVERS:
+        return None  # (v16) "I can't move Boh this season": the unit named by its place moves, from there
     if preposition and verb not in MEET_VERBS and verb not in ENTERING:
         return None
     if verb == "see" and not (v + 1 < len(words) and words[v + 1] == "you"):
@@ -385,20 +419,23 @@ def _place_met(s: _Spot) -> str | None:
         return "meet" if who in ("speaker", "request", None) and not cancelled else None
     if who != "speaker":
         return None
+    if verb in ("put", "putting") and _UNITS.isdisjoint(words[v:s.j]):
+        return None  # (v16) "put" moves a unit it names ("I won't put an army in StP"); "put 2 wood in X" delivers
     if cancelled == "not":
         if any(words[x] in ("do", "does", "did") for x in range(max(0, v - 3), v)):
             return None  # "our patrols don't go into the Drift": a habit described, not a promise
         return "stay_out" if verb in ENTERING else None
     if cancelled:
         return None
-    if verb in ENTERING and verb not in MEET_VERBS and verb not in DIRECT_MEET:
-        return None  # "I'll attack Varn": a threat
+    if verb in ENTERING and verb not in MEET_VERBS and verb not in DIRECT_MEET and not (direct and verb in _STRIKES):
+        return None  # "I'll bounce Varn"; (v16) but a strike with the place as its object moves on it (R27, R25)
     if verb in ("be", "stay", "staying", "wait", "waiting", "keep", "set", "sit", "sitting", "hang") and \
             preposition and prev in ("to", "toward", "towards", "for", "up", "over"):
         return None
     if verb in ("keep", "keeping", "order", "ordering", "bring", "bringing", "send", "sending", "lead",
-                "leading") and _UNITS.isdisjoint(words[v:s.j]):
-        return None  # "I'll keep my fleet in X", "sending my army to X"; "send 4 herbs to X" is a delivery
+                "leading") and _UNITS.isdisjoint(words[v:s.j]) and not _origin(words, tags, v + 1):
+        return None  # "I'll keep my fleet in X", "sending my army to X", (v16) "send Sev to Rum" (a unit named by
+        # its place); "send 4 herbs to X" is a delivery
     return "meet"
 
 def _no_attack(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
@@ -454,9 +491,11 @@ def _aggression_refused(words: list[str], tags: list[tuple[str, str] | None], i:
         v = words[k]
         if v in NOT_RESTRAINT or v in ("about", "know", "knows", "into", "like", "enjoy", "good", "at"):
             break  # "I don't know the first thing about hunting": no act of the speaker
-        if v in ("not", "never", "no"):
+        if v in ("not", "never", "no", "zero"):
             negated = True
             continue
+        if v in _PAST:
+            break  # (v16) "I wasn't stabbing anyway", "I didn't hit": the past reported, no promise (R8)
         if v in ("me", "us") and not (k > 0 and words[k - 1] == "let"):
             break  # "Brask told me not to attack you": "me" is an object
         if v in SPEAKER or v in OWNED or (v == "us" and k > 0 and words[k - 1] == "let"):
@@ -486,23 +525,50 @@ def _against_refused(words: list[str], tags: list[tuple[str, str] | None], i: in
 
 def _peace_offered(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
     """A truce, ceasefire or peace named, unless it is ended, broken or refused ("no peace",
-    "the truce is over") or a rest ("rest in peace")."""
+    "the truce is over"), a rest ("rest in peace"), (v16) a state of mind ("peace of mind") or a pact
+    reported rather than offered (:func:`_pact_reported`)."""
     prev = words[i - 1] if i > 0 else ""
     nxt = words[i + 1] if i + 1 < len(words) else ""
     if prev in ("no", "break", "broke", "breaking", "end", "ending") or nxt in ("is", "over", "ended"):
         return ()
-    if words[i] == "peace" and prev == "rest":
+    if words[i] == "peace" and (prev == "rest" or words[i + 1:i + 3] == ["of", "mind"]):
         return ()
-    return [_Act("no_attack")]
+    return () if _pact_reported(words, i) else [_Act("no_attack")]
 
 def _non_aggression(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-    """"non aggression" (a pact)."""
-    return [_Act("no_attack")] if words[i + 1:i + 2] == ["aggression"] else None
+    """"non aggression" (a pact), unless reported (:func:`_pact_reported`)."""
+    if words[i + 1:i + 2] != ["aggression"]:
+        return None
+    return () if _pact_reported(words, i) else [_Act("no_attack")]
+
+
+_HOLDING = frozenset({"have", "has", "had", "having"})
+"""(v16) Verbs by which a pact is said to be held."""
+
+
+def _pact_reported(words: list[str], i: int) -> bool:
+    """(v16) The peace named at ``i`` is reported, not offered: said to be held ("I have a non-aggression with
+    you", "you two had some sort of truce"), or another's to make ("if he were to agree to a truce"): the
+    nearest person before it in its clause is a third party, "he" / "she" / "they", or a pronoun with "have" /
+    "had" right after it (R8: a claim, or a third party's act, promises nothing)."""
+    for k in range(i - 1, max(i - 9, -1), -1):
+        w = words[k]
+        if w in (",", ":", "and", "but", "so", "because"):
+            return False
+        if w == "let" or (w == "us" and k > 0 and words[k - 1] == "let"):
+            return False  # "let's have peace": an offer
+        if w in ("he", "she", "they"):
+            return True  # (v17) a player named here may be the addressee called by name, or the speaker (R23b)
+        if w in ("i", "we", "you", "two") and k + 1 < i and words[k + 1] in _HOLDING:
+            return True
+        if w in ("i", "we", "you"):
+            return False
+    return False
 
 def _safe_with_me(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
     """"you are safe (with me)": an assurance to the addressee, unless negated."""
     if i > 0 and words[i - 1] in ("are", "is", "feel", "stay", "be") and not any(
-            x in words[:i] for x in ("not", "never")) and any(x in words[:i] for x in ("you", "your")) and \
+            x in words[:i] for x in ("not", "never", "if", "want", "wants")) and any(x in words[:i] for x in ("you", "your")) and \
             _WISHING.isdisjoint(words[:i]):
         return [_Act("no_attack")]
     return None  # (v8) "I hope your wife is safe": a wish for the addressee, no assurance
@@ -518,12 +584,51 @@ def _no_harm_meant(words: list[str], tags: list[tuple[str, str] | None], i: int)
     return None
 
 def _left_alone(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-    """"I'll leave you alone", not negated nor hedged."""
-    if i > 1 and words[i - 1] in ("you", "us") and words[i - 2] in ("leave", "leaving"):
-        who, cancelled = _actor(words, tags, i - 2)
-        if who == "speaker" and not cancelled:
-            return [_Act("no_attack")]
+    """"I'll leave you alone", (v16) "let's leave each other alone / be", not negated nor hedged."""
+    if words[i] == "other":  # "leave each other be": read at "other" ("alone" reads the rest)
+        at = i - 2 if i > 1 and words[i - 1] == "each" and words[i + 1:i + 2] == ["be"] else -1
+    else:
+        at = i - 2 if i > 1 and words[i - 1] in ("you", "us") else (
+            i - 3 if i > 2 and words[i - 2:i] == ["each", "other"] else -1)
+    if at >= 0 and words[at] in ("leave", "leaving"):
+        who, cancelled = _actor(words, tags, at)
+        mutual = words[at + 1:at + 3] == ["each", "other"]
+        if (who == "speaker" or (who == "request" and mutual)) and not cancelled:
+            return [_Act("no_attack")]  # (v16) "leave each other be" with no subject proposes it for both
     return None
+
+
+def _ill_will_disclaimed(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+    """(v16) "I bear you no ill will", "I hold no ill intentions toward you", "I don't have hostile intent": intent
+    to harm disclaimed by the speaker (R23's disclaimers of intent)."""
+    if words[i + 1:i + 2] not in (["will"], ["intent"], ["intents"], ["intention"], ["intentions"]) or \
+            not ("i" in words[:i] or "we" in words[:i]):
+        return None
+    before = words[max(0, i - 4):i]
+    return [_Act("no_attack")] if not {"no", "not", "zero", "never"}.isdisjoint(before) else None
+
+
+def _centers_spared(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+    """(v16) "I won't take your dots", "I'm not going to take your other centers", "I won't go into any of your
+    centers": the addressee's own ground taken or entered, an attack on the addressee (R23), negated by the speaker
+    as any aggression verb is (:func:`_aggression_refused`)."""
+    k = i - 1
+    while k >= 0 and words[k] in ("other", "home", "supply", "own", "remaining"):
+        k -= 1
+    if k < 0 or words[k] != "your":
+        return None
+    k -= 1
+    if k >= 1 and words[k - 1:k + 1] == ["any", "of"]:
+        k -= 2
+    if k < 0 or words[k] not in _TAKING:
+        return None
+    return _aggression_refused(words, tags, k) if words[k] not in ("into", "in") else (
+        _aggression_refused(words, tags, k - 1) if k >= 1 and words[k - 1] in ENTERING else None)
+
+
+_TAKING = frozenset({"take", "taking", "grab", "grabbing", "steal", "stealing", "touch", "into", "in"})
+"""(v16) What is done to the addressee's centers that attacks the addressee ("take your dots", "go into your
+centers")."""
 
 def _not_again(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
     """"(it) will not happen again"."""
@@ -626,8 +731,20 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
         phrase = None
         if w == "back" and i > 1 and words[i - 1] == "your" and words[i - 2] in ("got", "have"):
             phrase = i - 2  # "I've got your back"
-        elif w == "support" and i > 1 and words[i - 1] == "my" and words[i - 2] in ("on", "have"):
-            phrase = i - 2  # "count on my support", "you have my support"
+        elif w in ("support", "help", "backing") and i > 1 and words[i - 1] == "my" and words[i - 2] in ("on", "have", "got"):
+            phrase = i - 2  # "count on my support", "you have my support", (v16) "you have my help", "you've got my
+            # support into Moscow"
+            if words[phrase] == "got" and "you" in words[max(0, phrase - 2):phrase]:
+                return [_Act("support")]
+        elif w == "support" and i > 1 and words[i - 1] in ("have", "got") and "you" in words[max(0, i - 3):i - 1] and \
+                nxt in ("to", "into", "for", "in") and not any(x in NEGATIONS for x in words[:i]):
+            return [_Act("support")]  # (v16) "You have support to Trieste if you want it": offered, as "my support"
+        elif w == "get" and nxt == "you" and i + 2 < n and _place_at(tags, i + 2 + (words[i + 2] in ("into", "to"))):
+            phrase = i  # (v16) "we can get you Smy by Fall", "work together to get you into Trieste": help to a place
+            who, cancelled = _actor(words, tags, phrase)
+            if who == "speaker" and not cancelled:
+                return [_Act("support")]
+            continue
         elif w == "on" and nxt in ("me", "us") and i > 0 and words[i - 1] == "count" and not any(
                 x in NEGATIONS or x in HEDGES for x in words[max(0, i - 4):i]):
             return [_Act("support")]  # "you can count on me"
@@ -645,6 +762,8 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
                 obj = words[j] if j < n else ""
             person = obj in _PERSON_OBJECTS or (
                 j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent")
+            if w in ("support", "supporting") and (obj in _ORDER_NOUNS or (obj == "from" and j == i + 1)):
+                person = True  # (v16) "I'll support the retreat", "I can support from the south": a supporting order
             if w in ("support", "supporting", "back", "backing", "convoy", "convoying") and j + 1 < n and \
                     (named_tag := tags[j]) is not None and named_tag[0] == "place" and words[j + 1] in (
                         "holding", "hold", "holds", "to", "into", "->", "in"):
@@ -683,6 +802,11 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
     return []
 
 
+_PAST = frozenset({"was", "were", "did", "had"})
+"""(v16) Auxiliaries of the past between a subject and its verb: the act is reported, not promised (R8), negated or
+not ("I wasn't going to", "I didn't hit")."""
+
+
 def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
                     verb: int) -> tuple[str | None, int, bool, bool, bool]:
     """The subject named in the ten words before ``verb`` (a good named there is a subject of its own), read
@@ -690,7 +814,7 @@ def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
     ``(who, k, negated, hedged, planned)`` with ``k`` where the reading stopped.  "after I
     visit" is a condition, "I never said I'd go" a report; negations, hedges and plans met on
     the way are noted."""
-    negated = hedged = planned = False
+    negated = hedged = planned = past = False
     k = verb - 1
     who: str | None = None
     stop = max(verb - 10, -1)
@@ -704,6 +828,8 @@ def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
         elif w in PLANS or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
                 w == "going" and k > 0 and words[k - 1] in ("was", "were")):
             planned = True
+        elif w in _PAST:
+            past = planned = True  # (v16) "I was even supporting you in", "I didn't move to X": a report (R8)
         elif w in ("i", "we"):
             who = "speaker"
             if k > 0 and words[k - 1] in ("after", "before", "when", "until", "once", "if", "unless", "while",
@@ -743,7 +869,7 @@ def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
         elif w in (",", "and", "but", "then", "so", "because", ":", "-", "while", "once", "if", "when"):
             break
         k -= 1
-    return who, k, negated, hedged, planned
+    return who, k, negated and not past, hedged, planned
 
 
 def _speaker_before(words: list[str], at: int) -> bool:
@@ -757,8 +883,8 @@ def _speaker_before(words: list[str], at: int) -> bool:
 
 
 def _origin(words: list[str], tags: list[tuple[str, str] | None], j: int) -> bool:
-    """The place at ``j`` is followed by "to" / "->" and another place: where a unit moves from."""
-    return j + 2 < len(words) and words[j + 1] in ("to", "->") and (named_tag := tags[j + 2]) is not None \
+    """The place at ``j`` is followed by "to" / "->" / (v16) "into" and another place: where a unit moves from."""
+    return j + 2 < len(words) and words[j + 1] in ("to", "->", "into") and (named_tag := tags[j + 2]) is not None \
         and named_tag[0] == "place" and (named_tag := tags[j]) is not None and named_tag[0] == "place"
 
 
@@ -786,6 +912,15 @@ for _word in PEACE_WORDS:
     _NO_ATTACK_CUES[_word] = (_peace_offered,)
 
 
+for _word in ("centers", "centres", "dots", "scs", "cities"):
+    _NO_ATTACK_CUES[_word] = (_centers_spared,)
+
+
+for _word, _cue in (("ill", _ill_will_disclaimed), ("hostile", _ill_will_disclaimed), ("other", _left_alone)):
+    assert _word not in _NO_ATTACK_CUES, _word
+    _NO_ATTACK_CUES[_word] = (_cue,)
+
+
 for _word, _cue in (("non", _non_aggression), ("safe", _safe_with_me),
                     ("alone", _left_alone), ("again", _not_again),
                     ("aimed", _not_aimed_at_you),
@@ -798,7 +933,16 @@ for _word, _cue in (("non", _non_aggression), ("safe", _safe_with_me),
     _NO_ATTACK_CUES[_word] = (_cue,)
 _NO_ATTACK_OPENERS = frozenset(_NO_ATTACK_CUES)
 """The words rule 14 can open on (a clause holding none of them promises no peace)."""
-_SUPPORT_OPENERS = SUPPORT_VERBS | {"got", "count", "have", "with", "for"}
+_ORDER_NOUNS = frozenset({"retreat", "move", "attack", "advance", "push", "hold", "convoy"})
+"""(v16) Nouns of a unit's order that "support the ..." names as its object."""
+
+
+def _place_at(tags: list[tuple[str, str] | None], j: int) -> bool:
+    """(v16) A place of the match stands at ``j``."""
+    return j < len(tags) and (tag := tags[j]) is not None and tag[0] == "place"
+
+
+_SUPPORT_OPENERS = SUPPORT_VERBS | {"got", "count", "have", "with", "for", "get"}
 """The words rule 15 can open on."""
-_SUPPORT_AT = SUPPORT_VERBS | {"back", "support", "on", "with", "for"}
+_SUPPORT_AT = SUPPORT_VERBS | {"back", "support", "on", "with", "for", "get"}
 """The words at which :func:`_support` reads something (the words its readings are anchored on)."""

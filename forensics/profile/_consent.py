@@ -291,6 +291,8 @@ def _consent_part(words: list[str]) -> bool:
     "As you say." (:func:`_will_do`, :func:`_as_you_say`, their commas passed too: (v15) "Ok, will do." as "Ok then,
     as you say.");
     or, read here because each needs a word few clauses hold, :func:`_found_fair` and :func:`_worked_out`."""
+    if not _IDIOM_LAST.isdisjoint(words) and _idiom_part(words):
+        return True
     if _PART_OR_FRAME_WORDS.isdisjoint(words):
         return False  # every part read below, and both frames, hold one of these words
     if not _FOUND_OR_WORKED.isdisjoint(words) and (_found_fair(words) or _worked_out(words)):
@@ -313,6 +315,39 @@ def _consent_part(words: list[str]) -> bool:
         if rest and ((rest[0] in ("deal", "done") and _deal_said(words, rest, seg + j))
                      or (rest[-1] == "is" and _it_is(rest)) or (rest[-1] == "works" and _number_works(rest))):
             return True  # each read only where it can stand
+        seg = i + 1
+    return False
+
+
+_IDIOM_PARTS = frozenset(tuple(p.split()) for p in (
+    "agree", "will do", "will do that", "can do that", "will do my best", "you got it", "you have got it",
+    "consider it done", "i am all for it", "all for it", "in", "that is the plan", "so be it"))
+"""(v16) Consent idioms said as a comma part of their own ("Will do, good luck with the rest", "Yep, can do that.",
+"You got it.", "Consider it done", "Yup. In.", "Agree.", "That's the plan.", "So be it, ..."): consent in other words
+(D1)."""
+_IDIOM_LAST = frozenset(p[-1] for p in _IDIOM_PARTS)
+"""(v16) The last words of :data:`_IDIOM_PARTS` (a clause holding none of them says none)."""
+
+
+def _idiom_part(words: list[str]) -> bool:
+    """(v16) A comma part of the clause, its opening interjections passed, is a consent idiom of
+    :data:`_IDIOM_PARTS`, with no condition, negation or hedge before it in the clause ("if you want, you got it"
+    waits on its condition).
+
+    >>> [_idiom_part(t.split()) for t in ("yep , can do that", "will do , good luck", "you got it", "if so , agree",
+    ...                                    "you can do that", "in")]
+    [True, True, True, False, False, True]
+    """
+    seg = 0
+    n = len(words)
+    for i in [*(i for i, w in enumerate(words) if w == ","), n]:
+        part = words[seg:i]
+        rest = tuple(part[_interjections_passed(part):])
+        if tuple(part) in _IDIOM_PARTS:
+            rest = tuple(part)  # "so be it": its "so" is the idiom's, no interjection
+        if rest in _IDIOM_PARTS:
+            before = words[:seg + len(part) - len(rest)]
+            return not any(b in ("if", "unless", "not", "no", "never") or b in HEDGES for b in before)
         seg = i + 1
     return False
 

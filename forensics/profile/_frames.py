@@ -73,7 +73,9 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("hedge", 'Words that cancel a commitment (the guide\'s R7: "think", "guess", "suppose" frame an act and do '
      "not).",
      frozenset({"maybe", "might", "perhaps", "possibly", "could", "probably", "unsure", "may", "consider",
-                "considering", "thinking", "wonder", "depends", "hopefully"})),
+                "considering", "thinking", "wonder", "depends", "hopefully",
+                # (v16) likelihood and reluctance ("I will very likely be moving to X", "I am hesitant to leave X")
+                "likely", "unlikely", "hesitant", "reluctant"})),
     ("plan", "Words between a subject and its act that make the act a plan or a wish, not a promise (the "
      'guide\'s R8: "I want to go", "I was planning to send"; "agreed": a report of an earlier plan).',
      frozenset({"planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "wished", "trying",
@@ -175,13 +177,16 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"attack", "attacking", "attacks", "raid", "raiding", "raids", "steal", "stealing", "rob", "robbing",
                 "hit", "hitting", "hurt", "hurting", "harm", "harming", "kill", "killing", "fight", "fighting",
                 "ambush", "ambushing", "betray", "backstab", "touch", "hunt", "hunting", "strike", "attacked",
-                "theft", "stab", "stabbing", "board", "boarding", "shoot", "shooting", "bounce", "robber"})),
+                "theft", "stab", "stabbing", "board", "boarding", "shoot", "shooting", "bounce", "robber",
+                # (v16) a player put out of the game ("I'm not going to cripple you", "no point trying to eliminate you")
+                "eliminate", "eliminating", "cripple", "crippling", "destroy", "destroying"})),
     ("no restraint", 'Words between a negation and an aggression verb that make it no restraint ("I won\'t hesitate '
      'to attack").',
      frozenset({"hesitate", "stop", "wait", "forget", "fail", "mind", "let", "afraid", "scared", "regret", "quit",
                 "able"})),
     ("peace", "Words that name a truce or a peace (rule 14).",
-     frozenset({"truce", "ceasefire", "nonaggression", "non_aggression", "armistice", "peace", "peaceful"})),
+     frozenset({"truce", "ceasefire", "nonaggression", "non_aggression", "armistice", "peace", "peaceful",
+                "neutrality"})),
     ("meet verb", "Verbs that put the speaker at the place a preposition after them names.",
      frozenset({"meet", "meeting", "rendezvous", "regroup", "regrouping", "be", "stay", "staying", "wait", "waiting",
                 "move", "moving", "head", "heading", "go", "going", "come", "coming", "travel", "traveling",
@@ -191,7 +196,9 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "docking", "pull", "pulling", "fall", "falling", "retreat", "retreating", "push", "pushing", "rush",
                 "rushing", "march", "marching", "hold", "holding", "sit", "sitting", "park", "parking", "rotate",
                 "rotating", "redeploy", "deploy", "deploying", "post", "posted", "stays", "remains", "remain",
-                "keeping", "order", "ordering", "lead", "leading", "bring", "bringing", "send", "sending"})),
+                "keeping", "order", "ordering", "lead", "leading", "bring", "bringing", "send", "sending",
+                # (v16) a unit put somewhere ("I won't put an army in StP"; a unit named, as for "keep")
+                "put", "putting"})),
     ("at preposition", 'Prepositions after a motion verb that name where the speaker will be ("I\'ll be at X", rule '
      "12).",
      frozenset({"at", "in", "to", "into", "on", "toward", "towards", "near", "by", "through", "inside", "onto",
@@ -200,12 +207,16 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"hold", "holding", "guard", "guarding", "defend", "defending", "watch", "watching", "cover",
                 "covering", "take", "taking", "occupy", "occupying", "secure", "securing", "going", "heading",
                 "camp", "camping", "man", "manning", "enter", "entering", "push", "pushing", "rush", "rushing",
-                "reach", "visit"})),
+                "reach", "visit",
+                # (v16) a place being got is taken ("I'm getting Belgium"; "I get X" in a split stays a split's term)
+                "getting"})),
     ("entering verb", 'Verbs that, negated, promise to keep out of the place ("I won\'t enter Pell").',
      frozenset({"go", "going", "move", "moving", "enter", "entering", "enters", "come", "coming", "set", "sail",
                 "sailing", "head", "heading", "push", "pushing", "attack", "attacking", "bounce", "touch", "take",
                 "taking", "step", "walk", "walking", "fly", "flying", "march", "jump", "be", "rush", "send",
-                "sending", "cross", "crossing", "raid", "hit", "strike", "invade", "invading", "stab"})),
+                "sending", "cross", "crossing", "raid", "hit", "strike", "invade", "invading", "stab", "put", "putting",
+                # (v16) the rest of a strike's forms ("I won't cut Kiel", "not hitting Gal")
+                "raiding", "hitting", "striking", "cut", "cutting", "tap", "tapping"})),
     ("leaving verb", 'Verbs whose object is a place the speaker will not be in ("I\'ll leave Varn").',
      frozenset({"leave", "leaving", "abandon", "abandoning", "avoid", "avoiding", "vacate", "vacating", "evacuate",
                 "cede", "ceding", "concede"})),

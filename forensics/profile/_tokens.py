@@ -53,6 +53,10 @@ _SUFFIXES: tuple[tuple[str, str], ...] = (
 )
 
 
+_ILL_NOUNS = frozenset({"will", "intent", "intents", "intention", "intentions", "feelings", "wishes"})
+"""(v16) Nouns after "ill" that make it the adjective ("ill will"), not chat's "I'll" ("ill help you")."""
+
+
 def tokens(text: str) -> list[tuple[str, int]]:
     """Lower-cased tokens of ``text`` with their offsets; contractions expanded (rule 2).
 
@@ -73,7 +77,10 @@ def tokens(text: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     expansions = CONTRACTIONS.get
     append = out.append
-    for word, at in found:
+    for n, (word, at) in enumerate(found):
+        if word == "ill" and n + 1 < len(found) and found[n + 1][0] in _ILL_NOUNS:
+            append((word, at))  # (v16) "no ill will": the adjective, not chat's "I'll"
+            continue
         if word >= _EMOJI_FIRST:
             append(("\n", at))  # an emoji ends its sentence
             continue

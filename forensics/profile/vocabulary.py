@@ -21,10 +21,15 @@ into what the extractor matches in text:
 * for places, the usual short forms of a map's provinces: the first three letters of
   a name of at least four letters (``Bur`` → ``Burgundy``, ``Eng`` → ``English
   Channel``) and the initials of a name of three words or more (``MAO`` →
-  ``Mid-Atlantic Ocean``), each only when no other place shares it and no name of the
-  match is written so; a short form that is also an English word (:data:`_NOT_SHORT`:
+  ``Mid-Atlantic Ocean``), and a name whose first word is shorter than three letters its
+  first word and initials (``StP`` → ``St Petersburg``), each only when no other place
+  shares it and no name of the match is written so -- except that a short form shared by
+  one name of one word and names of several words is the one word's (``Tyr`` →
+  ``Tyrolia``, not ``Tyrrhenian Sea``: a name of several words is shortened by more than
+  its first word); a short form that is also an English word (:data:`_NOT_SHORT`:
   ``Con``, ``War``) is only a *weak* one (:attr:`Lexicon.weak`), which the extractor
-  reads as the place only inside an order ("A Con -> Arm", "Ank to Con").
+  reads as the place only inside an order ("A Con -> Arm", "Ank to Con") or where the
+  message writes it as a name, capitalised inside a sentence ("I'll go for Rum").
 
 The longest name wins where two overlap (``north gate`` before ``north``); a
 word that names both a good and a place is read as the good.
@@ -221,10 +226,12 @@ def _short_forms(places: Mapping[str, str]) -> dict[tuple[str, ...], str]:
     """Place short forms (module rules): ``{(form,): canonical}``, those two places share left out.
 
     >>> sorted(_short_forms({"Burgundy": "Burgundy", "Mid-Atlantic Ocean": "MAO", "Tyrolia": "Tyrolia",
-    ...                      "Tyrrhenian Sea": "TYS", "Warsaw": "Warsaw"}).items())
-    [(('bur',), 'Burgundy'), (('mao',), 'MAO'), (('mid',), 'MAO'), (('war',), 'Warsaw')]
+    ...                      "Tyrrhenian Sea": "TYS", "Warsaw": "Warsaw", "St Petersburg": "STP",
+    ...                      "Gulf of Lyon": "LYO", "Gulf of Bothnia": "BOT"}).items())
+    [(('bur',), 'Burgundy'), (('gob',), 'BOT'), (('gol',), 'LYO'), (('mao',), 'MAO'), (('mid',), 'MAO'), (('stp',), 'STP'), (('tyr',), 'Tyrolia'), (('war',), 'Warsaw')]
     """
     owners: dict[str, set[str]] = {}
+    single: dict[str, set[str]] = {}  # (v16) the owners of a short form whose name is one word
     for name, canonical in places.items():
         words = _SPLIT.findall(name.lower().replace("_", " ").replace("-", " "))
         if not words or not all(w.isalpha() for w in words):
@@ -234,9 +241,21 @@ def _short_forms(places: Mapping[str, str]) -> dict[tuple[str, ...], str]:
             shorts.add(words[0][:3])
         if len(words) >= 3:
             shorts.add("".join(w[0] for w in words))
+        if len(words) >= 2 and len(words[0]) < 3:  # (v16) "St Petersburg" -> "stp"
+            shorts.add((words[0] + "".join(w[0] for w in words[1:]))[:3])
         for short in shorts:
             owners.setdefault(short, set()).add(canonical)
-    return {(short,): next(iter(who)) for short, who in owners.items() if len(who) == 1 and len(short) == 3}
+            if len(words) == 1:
+                single.setdefault(short, set()).add(canonical)
+    out: dict[tuple[str, ...], str] = {}
+    for short, who in owners.items():
+        if len(short) != 3:
+            continue
+        if len(who) == 1:
+            out[(short,)] = next(iter(who))
+        elif len(single.get(short, ())) == 1:  # (v16) "tyr": Tyrolia, not Tyrrhenian Sea
+            out[(short,)] = next(iter(single[short]))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
