@@ -188,7 +188,8 @@ def test_the_promises_section_says_what_is_measured_of_its_extractor_and_only_of
 
     seats, match = profile_section(analysis)
     [intro] = [intro for title, intro, _, _ in profile_blocks(seats, match) if title == "Profile: Promises and betrayal"]
-    assert intro.endswith("Keeping rate = kept / (kept + broken).")  # this version: not measured on unseen text yet
+    assert intro.endswith(" " + MEASURED[("daishi-heuristic", "17")]) and "51% of 127 in free alliance-game chat" in intro
+    assert "63% of 40 in people's bargaining" in intro
     assert "63% of 40 in people's bargaining" in MEASURED[("daishi-heuristic", "15")]
     assert "43% of 63 in free alliance-game chat" in MEASURED[("daishi-heuristic", "15")]
     assert "69% of 51 in people's bargaining" in MEASURED[("daishi-heuristic", "14")]
