@@ -8,14 +8,16 @@ Lie, and One to Listen* (ACL 2020), whose repository states no licence for its t
 ships the labels alone (``tests/fixtures/diplomacy-real-1.labels.jsonl``): every row as
 ``bench/commitments_general.py`` reads it, but with ``sha256`` (of the message's UTF-8 text) where ``text``
 would be.  ``rebuild`` reads a copy of the corpus's ``data/train.jsonl`` (one dialog between two players a
-line), finds each labelled message by its id -- ``diplomacy/train/g<game>/<power>-<power>/<index>``: the
-game, the dialog's two powers in alphabetical order, the message's index in the dialog -- checks that its
-text has the recorded digest, and writes the full rows.  A message it cannot find, or whose text differs, is
+line; ``data/validation.jsonl`` for ``diplomacy-real-5.labels.jsonl``), finds each labelled message by its id --
+``diplomacy/<train or validation>/g<game>/<power>-<power>/<index>``: the corpus file, the game, the dialog's two
+powers in alphabetical order, the message's index in the dialog -- checks that its text has the recorded digest,
+and writes the full rows.  A message it cannot find, or whose text differs, is
 an error naming the id (nothing is left out silently).
 
-The splits ``holdout-diplomacy-2``, ``-3`` and ``-4`` (``diplomacy-real-2.labels.jsonl`` to
-``diplomacy-real-4.labels.jsonl``) are held out: no extraction rule was written from them.  ``holdout-diplomacy-1`` was held out while two versions of the rules were written and, after
-its two looks, retired to tune (see ``tests/fixtures/README.md`` for how each set was drawn and labelled, and
+The splits ``holdout-diplomacy-2``, ``-3`` and ``-5`` (``diplomacy-real-2.labels.jsonl``,
+``diplomacy-real-3.labels.jsonl``, ``diplomacy-real-5.labels.jsonl``) are held out: no extraction rule was written
+from them.  ``holdout-diplomacy-1`` (held out while two versions of the rules were written) and
+``holdout-diplomacy-4`` (the judge of version 17) were retired to tune after their looks (see ``tests/fixtures/README.md`` for how each set was drawn and labelled, and
 ``docs/benchmarks.md`` for the figures and how many times each held-out set has been scored).
 """
 
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 LABELS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "diplomacy-real-1.labels.jsonl"
-ID = re.compile(r"^diplomacy/train/g(\d+)/([a-z]+)-([a-z]+)/(\d+)$")
+ID = re.compile(r"^diplomacy/(?:train|validation)/g(\d+)/([a-z]+)-([a-z]+)/(\d+)$")
 
 
 def digest(text: str) -> str:
@@ -47,7 +49,8 @@ def parse_id(row_id: str) -> tuple[int, tuple[str, str], int]:
     """``(game, (power, power), index)`` of a row id; ``ValueError`` naming the id otherwise."""
     m = ID.match(row_id)
     if m is None:
-        raise ValueError(f"row {row_id!r}: field id: not of the form diplomacy/train/g<game>/<power>-<power>/<index>")
+        raise ValueError(f"row {row_id!r}: field id: not of the form diplomacy/<train or validation>/g<game>/"
+                         "<power>-<power>/<index>")
     first, second = m.group(2), m.group(3)
     if first >= second:
         raise ValueError(f"row {row_id!r}: field id: the two powers must be distinct and in alphabetical order")

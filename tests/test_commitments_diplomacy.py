@@ -21,9 +21,10 @@ TUNE_3 = ROOT / "tests" / "fixtures" / "diplomacy-tune-3.labels.jsonl"
 TUNE_4 = ROOT / "tests" / "fixtures" / "diplomacy-tune-4.labels.jsonl"
 THIRD = ROOT / "tests" / "fixtures" / "diplomacy-real-3.labels.jsonl"
 FOURTH = ROOT / "tests" / "fixtures" / "diplomacy-real-4.labels.jsonl"
+FIFTH = ROOT / "tests" / "fixtures" / "diplomacy-real-5.labels.jsonl"
 SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1", SECOND: "holdout-diplomacy-2",
           TUNE_2: "tune-diplomacy-2", TUNE_3: "tune-diplomacy-3", TUNE_4: "tune-diplomacy-4",
-          THIRD: "holdout-diplomacy-3", FOURTH: "holdout-diplomacy-4"}
+          THIRD: "holdout-diplomacy-3", FOURTH: "holdout-diplomacy-4", FIFTH: "holdout-diplomacy-5"}
 
 
 D = load_bench("commitments_diplomacy")
@@ -58,6 +59,9 @@ def test_rebuild_names_the_row_and_field_it_cannot_rebuild() -> None:
         D.rebuild([_label("diplomacy/train/g3/germany-italy/7", "x")], found)
     with pytest.raises(ValueError, match="alphabetical order"):
         D.parse_id("diplomacy/train/g3/italy-germany/0")
+    assert D.parse_id("diplomacy/validation/g11/germany-italy/3") == (11, ("germany", "italy"), 3)
+    with pytest.raises(ValueError, match="field id"):
+        D.parse_id("diplomacy/test/g11/germany-italy/3")  # the test file is no source of any set
     with pytest.raises(ValueError, match="field id"):
         D.parse_id("casino/train/3/0")
     with pytest.raises(ValueError, match="line 1: not a dialog"):
