@@ -111,12 +111,6 @@ DIGESTS["17"] = {**DIGESTS["15"],
     "commitments-general-tune-added.jsonl": "f4f51f49c4aff9aeb345dc7b2111eaeeab5a661e4506a44455d5fc5d1dc9bf08",
     "tiers": "def44dd07c1da1e544fd8e23e16fd38175530abd9cb51c9bb55877e5413392ad",
 }
-# version 18: orders proposed to the addressee, supported moves, a peace talked over, "I will support.", three consent
-# idioms; "That's the plan" and "getting" a place withdrawn; written from the seven alliance-game tune games; of the
-# files stored for 17 only the tiers corpus reads differently
-DIGESTS["18"] = {**DIGESTS["17"],
-    "tiers": "27fc053bd20148736fd723aed24d1a4289a3455a0bc2028d2eb48c5642b05377",
-}
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor
 version: each version after the first is the one before it with the files whose readings changed, or that joined
 the table, written out (the comment above each says why they changed).  A labelled file added later joins the

@@ -15,8 +15,8 @@ corpus), on the standard map's provinces and the seven powers:
 * a strike with a place as its object moves on it ("I can cut Kiel": R27; negated, R25's ``stay_out``); orders
   written "Sev to Rum" and units named by their place sent ("send Sevastopol to Rumania") move to the second place,
   while a place right after "move" names the unit, not where it goes ("I can't move Boh this season");
-* "put" a unit in a place (and, in 17 only, "getting" a place: withdrawn in 18); "you can take X", "you are welcome
-  to take X", "a DMZ in X", "X as a DMZ" hand the place over;
+* "put" a unit in a place, "get" a place; "you can take X", "you are welcome to take X", "a DMZ in X", "X as a DMZ"
+  hand the place over;
 * the past ("I was supporting you", "I didn't hit") and likelihood or reluctance ("very likely", "hesitant") are no
   promise (R7, R8);
 * a peace said to be held, another's to make, or of mind promises nothing; intent to harm disclaimed ("no ill
@@ -76,6 +76,7 @@ def test_short_forms_near_misses(text: str, expected: list[tuple[str, str]]) -> 
     ("I'll send Sevastopol to Rumania", [("meet", "Rumania")]),
     ("I can't move Boh this season", []),
     ("I won't put an army in Silesia", [("stay_out", "Silesia")]),
+    ("I'm getting Belgium this fall", [("meet", "Belgium")]),
 ])
 def test_strikes_orders_and_units_named_by_their_place(text: str, expected: list[tuple[str, str]]) -> None:
     assert read(text) == expected

@@ -357,18 +357,6 @@ def _place_gone_for(s: _Spot) -> str | None:
         return None
     return "meet" if not cancelled else ("stay_out" if cancelled == "not" else None)
 
-_SUPPORTING = frozenset({"s", "support", "supports", "supporting"})
-
-
-def _supported_order(words: list[str], origin: int) -> bool:
-    """(v18) The move from the place at ``origin`` is the object of a support ("S A Sil - Mun", "support Gas - Mar"):
-    the supported unit moves, not the supporter (R32)."""
-    k = origin - 1
-    if k >= 0 and words[k] in ("a", "f"):
-        k -= 1
-    return k >= 0 and words[k] in _SUPPORTING
-
-
 _UNIT_MOVERS = frozenset({"move", "moving", "moves", "send", "sending"})
 """(v16) Verbs whose direct object is a unit: a place right after one names the unit by where it stands."""
 
@@ -393,8 +381,6 @@ def _place_met(s: _Spot) -> str | None:
     makes a ``stay_out`` (rule 13)."""
     words, tags, k, prev = s.words, s.tags, s.k, s.prev
     if prev == "->":
-        if _supported_order(words, k - 1):
-            return None  # (v18) "I'll support Gas - Mar", "A Ber S A Sil - Mun": another unit's move, supported
         who, cancelled = _actor(words, tags, k)
         return "meet" if who in ("speaker", None, "request") and not cancelled else None
     if prev == "to" and s.j == k + 1 and _origin(words, tags, k - 1) and (k < 2 or words[k - 2] in _ORDER_OPENERS):
@@ -556,9 +542,6 @@ def _non_aggression(words: list[str], tags: list[tuple[str, str] | None], i: int
     return () if _pact_reported(words, i) else [_Act("no_attack")]
 
 
-_TALKED_OVER = frozenset({"discuss", "discussing", "negotiate", "negotiating", "talk", "talking", "about"})
-"""(v18) Verbs before a peace word that make it a topic, not an offer ("need to discuss nonaggression")."""
-
 _HOLDING = frozenset({"have", "has", "had", "having"})
 """(v16) Verbs by which a pact is said to be held."""
 
@@ -568,8 +551,6 @@ def _pact_reported(words: list[str], i: int) -> bool:
     you", "you two had some sort of truce"), or another's to make ("if he were to agree to a truce"): the
     nearest person before it in its clause is a third party, "he" / "she" / "they", or a pronoun with "have" /
     "had" right after it (R8: a claim, or a third party's act, promises nothing)."""
-    if not _TALKED_OVER.isdisjoint(words[max(0, i - 4):i]):
-        return True  # (v18) "I'll be needing to discuss nonaggression with France": a pact talked over, not offered
     for k in range(i - 1, max(i - 9, -1), -1):
         w = words[k]
         if w in (",", ":", "and", "but", "so", "because"):
@@ -783,8 +764,6 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
                 j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent")
             if w in ("support", "supporting") and (obj in _ORDER_NOUNS or (obj == "from" and j == i + 1)):
                 person = True  # (v16) "I'll support the retreat", "I can support from the south": a supporting order
-            if w == "support" and i + 1 == n and i > 0 and words[i - 1] in ("will", "can", "shall"):
-                person = True  # (v18) "I will support.": the support asked for, promised (R31)
             if w in ("support", "supporting", "back", "backing", "convoy", "convoying") and j + 1 < n and \
                     (named_tag := tags[j]) is not None and named_tag[0] == "place" and words[j + 1] in (
                         "holding", "hold", "holds", "to", "into", "->", "in"):

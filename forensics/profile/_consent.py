@@ -321,12 +321,10 @@ def _consent_part(words: list[str]) -> bool:
 
 _IDIOM_PARTS = frozenset(tuple(p.split()) for p in (
     "agree", "will do", "will do that", "can do that", "will do my best", "you got it", "you have got it",
-    "consider it done", "i am all for it", "all for it", "in", "so be it",
-    # (v18) more of the same ("I will do.", "Yes, I'd like that.", "I totally understand, go for it")
-    "i will do", "i would like that", "go for it"))
+    "consider it done", "i am all for it", "all for it", "in", "that is the plan", "so be it"))
 """(v16) Consent idioms said as a comma part of their own ("Will do, good luck with the rest", "Yep, can do that.",
-"You got it.", "Consider it done", "Yup. In.", "Agree.", "So be it, ..."): consent in other words (D1).  (v18) "That's
-the plan" is not among them: its labels disagree (consent in some games, a remark on one's own plan in others)."""
+"You got it.", "Consider it done", "Yup. In.", "Agree.", "That's the plan.", "So be it, ..."): consent in other words
+(D1)."""
 _IDIOM_LAST = frozenset(p[-1] for p in _IDIOM_PARTS)
 """(v16) The last words of :data:`_IDIOM_PARTS` (a clause holding none of them says none)."""
 

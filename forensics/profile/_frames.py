@@ -207,7 +207,9 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"hold", "holding", "guard", "guarding", "defend", "defending", "watch", "watching", "cover",
                 "covering", "take", "taking", "occupy", "occupying", "secure", "securing", "going", "heading",
                 "camp", "camping", "man", "manning", "enter", "entering", "push", "pushing", "rush", "rushing",
-                "reach", "visit"})),
+                "reach", "visit",
+                # (v16) a place being got is taken ("I'm getting Belgium"; "I get X" in a split stays a split's term)
+                "getting"})),
     ("entering verb", 'Verbs that, negated, promise to keep out of the place ("I won\'t enter Pell").',
      frozenset({"go", "going", "move", "moving", "enter", "entering", "enters", "come", "coming", "set", "sail",
                 "sailing", "head", "heading", "push", "pushing", "attack", "attacking", "bounce", "touch", "take",

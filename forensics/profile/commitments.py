@@ -399,14 +399,6 @@ promises nothing; intent to harm disclaimed ("no ill will", "zero reason to stab
 dots"), "neutrality" and "leave each other be" promise no attack; "you have my help", "you have support to X",
 "get you X", "support the retreat" promise support; and consent idioms said as a part of their own ("Will do,
 ...", "You got it.", "Consider it done", "So be it", "Agree.").
-18 adds, from the errors of the seven alliance-game tune games (``holdout-diplomacy-4``, game 10, retired to tune
-after its one look), by mechanism, each checked on made-up sentences and near misses
-(``tests/test_commitments_v18_rules.py``): the orders of a list proposed to the addressee ("What do you think about",
-"If you order", "and then you order", each order on a line of its own) move the addressee's units, no promise; a
-move that is the object of a support ("A Ber S A Sil - Mun", "I'll support Gas - Mar") is the supported unit's
-(R32); a peace to be discussed is no offer; "I will support." promises support; "I will do.", "Yes, I'd like that."
-and "go for it" consent; "That's the plan" (its labels disagree across games) and "getting" a place (said of
-others' gains as often) are no longer read.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -832,7 +824,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "18"
+    version = "17"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
@@ -1084,7 +1076,6 @@ class HeuristicExtractor:
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
         accepted_words: list[str] = []
-        listing = False  # (v18) inside a list of orders proposed to the addressee
         for clause in clauses:
             span = (clause.start, clause.end)
             alternatives = [g for g in (self._goods(seg, items_at) for seg in self._alternatives(clause)) if g] \
@@ -1093,12 +1084,6 @@ class HeuristicExtractor:
                 if a.give and not a.receive and b.give and b.receive and a.clause is not clause:
                     a.receive = list(b.receive)  # "2 wood or 1 ore for your wheat": the price is shared (R19)
             goods += alternatives
-            if listing and not _order_only(clause.words, clause.tags):
-                listing = False
-            if listing:
-                continue  # (v18) an order of a list proposed to the addressee: the addressee's units, no promise
-            if _offers_orders(clause.words):
-                listing = True  # (v18) "What do you think about", "and then you order": the orders after it
             if clause.question:
                 if "about" in clause.words and _consent_run_on(clause.words):
                     if not accepted:
@@ -2334,32 +2319,6 @@ def _goods_follow(words: list[str], tags: list[tuple[str, str] | None], k: int) 
         if not (_quantity(words[j])[0] or words[j] in _FILLERS or words[j] in _PARTITIVE):
             return False
     return False
-
-
-_ORDERS_OFFERED = tuple(tuple(p.split()) for p in (
-    "what do you think about", "how about", "you order", "you could order", "you should order", "you can order",
-    "i suggest", "i would suggest"))
-"""(v18) Phrases after which a list of orders is proposed to the addressee ("What do you think about / A Bre - Gas /
-...", "If you order / F Kie - Den", "and then you order / F Swe - Fin"): those orders move the addressee's units."""
-_ORDER_WORDS = frozenset({"a", "f", "-", "->", "s", "c", "h", "support", "supports", "hold", "holds", "convoy",
-                          "convoys", "to", ",", "and", "then", "/", "+", "or"})
-"""(v18) Words an order line holds beside its places ("A Bur S A Bel -> Pic", "F Bal C A Kie -> Swe")."""
-
-
-def _offers_orders(words: list[str]) -> bool:
-    """(v18) The clause proposes orders to the addressee (:data:`_ORDERS_OFFERED`)."""
-    return ("you" in words or "suggest" in words) and any(has_phrase(words, p) for p in _ORDERS_OFFERED)
-
-
-def _order_only(words: list[str], tags: list[tuple[str, str] | None]) -> bool:
-    """(v18) The clause is one order or a list of them: places and order words only, a place among them."""
-    placed = False
-    for w, t in zip(words, tags):
-        if t is not None and t[0] == "place":
-            placed = True
-        elif w not in _ORDER_WORDS and w not in _BOUNDARY:
-            return False
-    return placed
 
 
 def _written_as_name(text: str, words: list[str], offsets: list[int], k: int) -> bool:
