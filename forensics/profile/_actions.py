@@ -31,23 +31,6 @@ from ._frames import (
 __all__ = ["actions"]
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 _UNITS = frozenset({"fleet", "fleets", "army", "armies", "units", "unit", "troops", "ships", "ship", "forces",
                     "squad", "team", "convoy", "convoys", "patrols", "patrol", "men", "scouts"})
 """The speaker's own forces ("my fleet will hold X": the speaker's promise, R23b)."""
@@ -62,8 +45,6 @@ _NOT_AIMED = frozenset({"you", "him", "her", "them"})
 _TIME_NOUNS = frozenset({"turn", "year", "season", "round", "spring", "fall", "autumn", "winter", "summer", "time",
                          "game", "week", "phase", "move", "tick", "morning", "evening", "night"})
 """Nouns after "this" / "that" that make it a determiner ("this turn"), not a subject."""
-
-
 
 
 _PERSON_OBJECTS = frozenset({"you", "him", "her", "them", "whoever", "your", "his", "their", "anyone", "everyone",

@@ -495,8 +495,6 @@ def _past_plan(words: list[str], k: int) -> bool:
     return words[k] in ("was", "were") and words[k + 1:k + 3] == ["going", "to"]
 
 
-
-
 _MAY_LICENSE = frozenset({"not", "may"})
 """The words :func:`_licensed` can read (the others are passed to the next rules at once)."""
 _MAY_CANCEL = NEGATIONS | HEDGES | frozenset({"if", "whether", "about", "was", "were"})
@@ -531,8 +529,6 @@ def _wished_subject(words: list[str], k: int) -> bool:
 def _refused_subject(words: list[str], k: int) -> bool:
     """"there's no way I can give you X": a refusal (R5)."""
     return k > 1 and words[k - 2:k] in (["no", "way"], ["no", "chance"])
-
-
 
 
 def cancelled(words: list[str], verb: int) -> bool:

@@ -623,7 +623,6 @@ thinking you take the food"), as "I think" frames one (:func:`_thinking_framed`)
 # places ------------------------------------------------------------------------------------------
 
 
-
 def _after_last_comma(words: list[str]) -> int:
     """The index after the last comma of ``words``, 0 when none.
 
@@ -803,11 +802,6 @@ class _Walk:
         for k, s in self.sides.items():
             if s in old:
                 self.sides[k] = new
-
-
-
-
-
 
 
 class HeuristicExtractor:
@@ -2268,18 +2262,6 @@ class HeuristicExtractor:
     # -- accept (rule 16) --------------------------------------------------------------------------
 
 
-
-
-
-
-
-
-
-
-
-
-
-
 _VERBS = GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | PAST_VERBS
 _VERBS_AND_HAVING = _VERBS | {"having"}
 """The verbs rule 7 reads, and "having" ("you having all the food": terms named as a gerund)."""
@@ -2305,9 +2287,6 @@ _BARE_FOLLOWERS = frozenset({",", "and", "for", "if", "each", "then", "now", "to
                              "would", "will", "to", "left", "total", "at", "per", "apiece", "up", "down", "back",
                              "though", "tho", "myself", "ourselves", "only"})
 """Words after a number whose noun is left out ("I'd like 2 and ..."): anything else may be its noun."""
-
-
-
 
 
 def _goods_follow(words: list[str], tags: list[tuple[str, str] | None], k: int) -> bool:
@@ -2347,15 +2326,6 @@ def _purpose(words: list[str], verb: int) -> bool:
     to = verb - 1 if verb >= 1 and words[verb - 1] == "to" else (
         verb - 3 if verb >= 3 and words[verb - 1] == "and" and words[verb - 3] == "to" else -1)
     return to >= 1 and words[to - 1] not in TO_FRAMES
-
-
-
-
-
-
-
-
-
 
 
 def _ratio(words: list[str], hits: list[_Hit]) -> list[_Hit]:
@@ -2403,8 +2373,6 @@ def _asked_since(r: _Walk, i: int, cuts: tuple[str, ...]) -> None:
         if k > cut:
             r.sides[k] = "receive"
     r.frame = []
-
-
 
 
 def _complaint(words: list[str]) -> bool:
@@ -2853,8 +2821,6 @@ def _giving_supposed(words: list[str]) -> bool:
 def _conditional(words: list[str]) -> bool:
     """The clause holds a condition ("if", "when", "once", "unless", "as long as"; rule 8)."""
     return not CONDITIONS.isdisjoint(words) or has_phrase(words, ("as", "long", "as"))
-
-
 
 
 _CUES_BY_WORD: dict[str, tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...]] = {

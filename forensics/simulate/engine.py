@@ -76,8 +76,6 @@ _PROJECTS = ("tools", "planks", "cloth", "hoard", "tools", "hoard")
 _RAW = {"plank": "wood", "tool": "ore", "cloth": "fiber"}
 
 
-
-
 def _check_settings(n_agents: int, ticks: int, target_events: int | None, width: int, height: int,
                     noise: str | None) -> None:
     """A simulation's settings are usable: at least 4 seats, a tick, a positive event target, a 2 x 2 map,
