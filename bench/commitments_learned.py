@@ -148,7 +148,9 @@ class Reader:
         self.ex = rules(vocabulary)
         self.module = module
         self.tables = Tables.of(module)
-        self._two = "raw" in inspect.signature(self.ex._names).parameters  # (v7's reads the tokens alone)
+        params = inspect.signature(self.ex._names).parameters
+        self._two = "raw" in params  # (v7's reads the tokens alone)
+        self._text = "text" in params  # (v17's reads the text too, for how a short form is written)
 
     def read(self, text: str) -> Reading:
         ex, mod = self.ex, self.module
@@ -156,7 +158,8 @@ class Reader:
         try:
             toks = mod.tokens(capped)
             raw = [t[0] for t in toks]
-            words, offsets, tags = ex._names(toks, raw) if self._two else ex._names(toks)
+            words, offsets, tags = (ex._names(toks, raw, capped) if self._text else ex._names(toks, raw)
+                                    if self._two else ex._names(toks))
             clauses = ex._clauses(words, offsets, tags, len(capped))
             every = ex._global_hits(words, tags)
         except Exception:  # the readers are private: a message they cannot read has no mentions

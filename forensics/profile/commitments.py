@@ -862,7 +862,7 @@ class HeuristicExtractor:
 
     # -- names (rule 4) ----------------------------------------------------------------------------
 
-    def _names(self, toks: list[tuple[str, int]], raw: list[str], text: str = ""
+    def _names(self, toks: list[tuple[str, int]], raw: list[str], text: str
                ) -> tuple[list[str], list[int], list[tuple[str, str] | None]]:
         """Words with the match's names joined into one word each, tagged ``(kind, canonical)``
         (``raw``: the words of ``toks``; ``text``: what they were read from, for how a weak short
@@ -923,8 +923,10 @@ class HeuristicExtractor:
                 tags += [None] * (n - i)
         weak = self._lexicon.weak
         if weak and not weak.keys().isdisjoint(words):
+            shouted = text.isupper()  # (v16) a message all in capitals writes no word as a name
             for k, w in enumerate(words):
-                if tags[k] is None and w in weak and (_in_order(words, tags, k) or _written_as_name(text, words, offsets, k)):
+                if tags[k] is None and w in weak and (_in_order(words, tags, k) or (
+                        not shouted and _written_as_name(text, words, offsets, k))):
                     tags[k] = ("place", weak[w])  # "A Con -> Arm", "F Ank to Con", (v16) "I'll go for Rum"
         return words, offsets, tags
 
@@ -2302,11 +2304,11 @@ def _goods_follow(words: list[str], tags: list[tuple[str, str] | None], k: int) 
 
 def _written_as_name(text: str, words: list[str], offsets: list[int], k: int) -> bool:
     """(v16) The word at ``k`` is written as a name: capitalised ("Rum", "RUM") inside a sentence (not its
-    first word, where any word is), in a message not written all in capitals."""
-    if k == 0 or words[k - 1] in _BOUNDARY or not text:
+    first word, where any word is); the caller rules out a message written all in capitals."""
+    if k == 0 or words[k - 1] in _BOUNDARY:
         return False
     written = text[offsets[k]:offsets[k] + len(words[k])]
-    return written[:1].isupper() and (written[1:].islower() or written.isupper()) and not text.isupper()
+    return written[:1].isupper() and (written[1:].islower() or written.isupper())
 
 
 def _in_order(words: list[str], tags: list[tuple[str, str] | None], k: int) -> bool:

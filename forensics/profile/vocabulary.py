@@ -223,7 +223,8 @@ def _number_forms(word: str) -> set[str]:
 
 
 def _short_forms(places: Mapping[str, str]) -> dict[tuple[str, ...], str]:
-    """Place short forms (module rules): ``{(form,): canonical}``, those two places share left out.
+    """Place short forms (module rules): ``{(form,): canonical}``; a form places share is left out unless exactly
+    one of them is a name of one word, whose it then is.
 
     >>> sorted(_short_forms({"Burgundy": "Burgundy", "Mid-Atlantic Ocean": "MAO", "Tyrolia": "Tyrolia",
     ...                      "Tyrrhenian Sea": "TYS", "Warsaw": "Warsaw", "St Petersburg": "STP",
