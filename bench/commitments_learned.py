@@ -125,6 +125,31 @@ class Reading:
     """The rules' word tokens of the message (an extraction's ``mentions``)."""
 
 
+FALLBACKS: Counter[str] = Counter()
+"""Where a reader failed and the bench fell back, by step and exception type (:func:`fallbacks_line`): the rule
+readers are private, and an older revision's (``--rules-at``) may not read what today's do; a fall-back is
+counted, never silent: this bench's own runs print the count last, and an extractor built by :func:`factory` for
+another bench counts in the same place."""
+
+
+def _fell_back(step: str, exc: Exception) -> None:
+    FALLBACKS[f"{step} ({type(exc).__name__})"] += 1
+
+
+def fallbacks_line() -> str:
+    """The run's fall-backs in one line: ``readers fell back: none`` or each step's count.
+
+    >>> FALLBACKS.clear(); _fell_back("consent", KeyError("x")); _fell_back("consent", KeyError("y"))
+    >>> fallbacks_line()
+    'readers fell back: consent (KeyError) 2 times'
+    >>> FALLBACKS.clear(); fallbacks_line()
+    'readers fell back: none'
+    """
+    if not FALLBACKS:
+        return "readers fell back: none"
+    return "readers fell back: " + ", ".join(f"{step} {n} time{'s' if n != 1 else ''}"
+                                             for step, n in sorted(FALLBACKS.items()))
+
 @dataclass(frozen=True, slots=True)
 class Tables:
     """Word tables of the rules' frames that the features read."""
@@ -162,7 +187,8 @@ class Reader:
                                     if self._two else ex._names(toks))
             clauses = ex._clauses(words, offsets, tags, len(capped))
             every = ex._global_hits(words, tags)
-        except Exception:  # the readers are private: a message they cannot read has no mentions
+        except Exception as exc:  # the readers are private: a message they cannot read has no mentions
+            _fell_back("names and clauses", exc)
             found = ex.extract(text)
             return Reading([], [], [], [], found.commitments, tables=self.tables, tokens=found.mentions)
         spans = [(c.first, c.first + len(c.words)) for c in clauses]
@@ -178,7 +204,8 @@ class Reader:
         for k, cl in enumerate(clauses):
             try:
                 bare = ex._bare_hits(cl, every)
-            except Exception:
+            except Exception as exc:
+                _fell_back("bare mentions", exc)
                 bare = []
             seen = {(m.at, m.item) for m in mentions}
             for h in bare:
@@ -193,8 +220,8 @@ class Reader:
                     for side, hits in (("give", g.give), ("receive", g.receive)):
                         for h in hits:
                             walk.setdefault((seg.first + h.at, h.item), side)
-            except Exception:
-                pass
+            except Exception as exc:
+                _fell_back("the rules' walk", exc)
         for m in mentions:
             m.walk = walk.get((m.at, m.item), "none")
         mentions.sort(key=lambda m: m.at)
@@ -202,7 +229,8 @@ class Reader:
         for cl in clauses:
             try:
                 consent.append(bool(mod.accepts(cl.words)) and not cl.question)
-            except Exception:
+            except Exception as exc:
+                _fell_back("consent", exc)
                 consent.append(False)
         found = ex.extract(text)
         return Reading(words, tags, clauses, mentions, found.commitments, consent, self.tables, found.mentions)
@@ -566,7 +594,8 @@ class LearnedExtractor:
                 found = variants(e, plain, predict_scores(self.aware, e), FACTORY_THRESHOLD)[
                     "c2 rules checked by learned"]
             return Extracted(tuple(found), truncated, r.tokens)
-        except Exception:  # an extractor is total
+        except Exception as exc:  # an extractor is total
+            _fell_back("the learned extractor", exc)
             return Extracted((), truncated)
 
 
@@ -692,6 +721,7 @@ def main(argv: list[str] | None = None) -> int:
               f"threshold {a.threshold}\n")
         print("\n".join(table(f"{' + '.join(unseen)}, unseen by these rules (tune splits now)", test_rows,
                               predicted, cg.KINDS)))
+        print(fallbacks_line())
         print(f"\nrun time {time.monotonic() - started:.1f} s")
         return 0
     exs = examples(rows)
@@ -723,6 +753,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{b_.precision.value or 0:.3f} / {b_.recall.value or 0:.3f}")
     print()
     print(HELD_OUT_TEXT)
+    print(fallbacks_line())
     print(f"\nrun time {time.monotonic() - started:.1f} s")
     if a.json:
         a.json.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")

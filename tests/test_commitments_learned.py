@@ -4,6 +4,7 @@ labels and assembles mentions as its docstring says, and the extractor it builds
 from __future__ import annotations
 
 import builtins
+from types import SimpleNamespace
 from pathlib import Path
 from typing import Any
 
@@ -75,3 +76,21 @@ def test_the_extractor_is_total() -> None:
         found = ex.extract(text)  # type: ignore[arg-type]
         assert isinstance(found.commitments, tuple)
     assert ex.extract("x" * 5000).truncated
+
+
+def test_a_reader_that_fails_is_counted_not_silent() -> None:
+    reader = L.Reader(VOCAB)
+
+    def broken(*_args: Any) -> Any:
+        raise KeyError("older rules")
+
+    reader.module = SimpleNamespace(tokens=L.rules_module.tokens, accepts=broken)  # its consent reader fails
+    L.FALLBACKS.clear()
+    r = reader.read("I need water. I can give you 2 food for 1 water.")
+    assert r.consent == [False, False]
+    assert [(m.item, m.quantity) for m in r.mentions] == [("water", None), ("food", 2), ("water", 1)]
+    assert L.FALLBACKS == {"consent (KeyError)": 2}  # once per clause
+    assert L.fallbacks_line() == "readers fell back: consent (KeyError) 2 times"
+    L.FALLBACKS.clear()
+    L.Reader(VOCAB).read("I need water. I can give you 2 food for 1 water.")
+    assert L.fallbacks_line() == "readers fell back: none"
