@@ -22,9 +22,11 @@ TUNE_4 = ROOT / "tests" / "fixtures" / "diplomacy-tune-4.labels.jsonl"
 THIRD = ROOT / "tests" / "fixtures" / "diplomacy-real-3.labels.jsonl"
 FOURTH = ROOT / "tests" / "fixtures" / "diplomacy-real-4.labels.jsonl"
 FIFTH = ROOT / "tests" / "fixtures" / "diplomacy-real-5.labels.jsonl"
+SIXTH = ROOT / "tests" / "fixtures" / "diplomacy-real-6.labels.jsonl"
 SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1", SECOND: "holdout-diplomacy-2",
           TUNE_2: "tune-diplomacy-2", TUNE_3: "tune-diplomacy-3", TUNE_4: "tune-diplomacy-4",
-          THIRD: "holdout-diplomacy-3", FOURTH: "holdout-diplomacy-4", FIFTH: "holdout-diplomacy-5"}
+          THIRD: "holdout-diplomacy-3", FOURTH: "holdout-diplomacy-4", FIFTH: "holdout-diplomacy-5",
+          SIXTH: "holdout-diplomacy-6"}
 
 
 D = load_bench("commitments_diplomacy")
@@ -60,8 +62,9 @@ def test_rebuild_names_the_row_and_field_it_cannot_rebuild() -> None:
     with pytest.raises(ValueError, match="alphabetical order"):
         D.parse_id("diplomacy/train/g3/italy-germany/0")
     assert D.parse_id("diplomacy/validation/g11/germany-italy/3") == (11, ("germany", "italy"), 3)
+    assert D.parse_id("diplomacy/test/g12/russia-turkey/3") == (12, ("russia", "turkey"), 3)
     with pytest.raises(ValueError, match="field id"):
-        D.parse_id("diplomacy/test/g11/germany-italy/3")  # the test file is no source of any set
+        D.parse_id("diplomacy/dev/g11/germany-italy/3")  # the corpus has no such file
     with pytest.raises(ValueError, match="field id"):
         D.parse_id("casino/train/3/0")
     with pytest.raises(ValueError, match="line 1: not a dialog"):
