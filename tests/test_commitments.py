@@ -37,7 +37,7 @@ def test_doctests() -> None:
 
 def test_interface() -> None:
     assert isinstance(EX, CommitmentExtractor)
-    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "19", "maxChars": MAX_TEXT_CHARS}
+    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "17", "maxChars": MAX_TEXT_CHARS}
 
 
 @pytest.mark.parametrize(("text", "expected"), [
