@@ -15,11 +15,10 @@ powers in alphabetical order, the message's index in the dialog -- checks that i
 and writes the full rows.  A message it cannot find, or whose text differs, is
 an error naming the id (nothing is left out silently).
 
-The splits ``holdout-diplomacy-2``, ``-3`` and ``-6`` (``diplomacy-real-2.labels.jsonl``,
-``diplomacy-real-3.labels.jsonl``, ``diplomacy-real-6.labels.jsonl``) are held out: no extraction rule was written
-from them.
-``holdout-diplomacy-1`` (held out while two versions of the rules were written), ``holdout-diplomacy-4`` (the judge
-of version 17) and ``holdout-diplomacy-5`` (the judge of version 18) were retired to tune after their looks (see ``tests/fixtures/README.md`` for how each set was drawn and labelled, and
+The splits ``holdout-diplomacy-2`` and ``-3`` (``diplomacy-real-2.labels.jsonl``,
+``diplomacy-real-3.labels.jsonl``) are held out: no extraction rule was written from them.
+``holdout-diplomacy-1`` (held out while two versions of the rules were written), ``holdout-diplomacy-4``, ``-5`` and
+``-6`` (the judges of versions 17, 18 and 19) were retired to tune after their looks (see ``tests/fixtures/README.md`` for how each set was drawn and labelled, and
 ``docs/benchmarks.md`` for the figures and how many times each held-out set has been scored).
 """
 
