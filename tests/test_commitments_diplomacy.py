@@ -23,10 +23,11 @@ THIRD = ROOT / "tests" / "fixtures" / "diplomacy-real-3.labels.jsonl"
 FOURTH = ROOT / "tests" / "fixtures" / "diplomacy-real-4.labels.jsonl"
 FIFTH = ROOT / "tests" / "fixtures" / "diplomacy-real-5.labels.jsonl"
 SIXTH = ROOT / "tests" / "fixtures" / "diplomacy-real-6.labels.jsonl"
+SEVENTH = ROOT / "tests" / "fixtures" / "diplomacy-real-7.labels.jsonl"
 SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1", SECOND: "holdout-diplomacy-2",
           TUNE_2: "tune-diplomacy-2", TUNE_3: "tune-diplomacy-3", TUNE_4: "tune-diplomacy-4",
           THIRD: "holdout-diplomacy-3", FOURTH: "holdout-diplomacy-4", FIFTH: "holdout-diplomacy-5",
-          SIXTH: "holdout-diplomacy-6"}
+          SIXTH: "holdout-diplomacy-6", SEVENTH: "holdout-diplomacy-7"}
 
 
 D = load_bench("commitments_diplomacy")
