@@ -111,12 +111,6 @@ DIGESTS["17"] = {**DIGESTS["15"],
     "commitments-general-tune-added.jsonl": "f4f51f49c4aff9aeb345dc7b2111eaeeab5a661e4506a44455d5fc5d1dc9bf08",
     "tiers": "def44dd07c1da1e544fd8e23e16fd38175530abd9cb51c9bb55877e5413392ad",
 }
-# version 20 (v18 and v19 were written, judged and not shipped): rules for alliance-game chat written from the nine
-# Diplomacy tune games' errors (orders supported, another's, after a plan or advice, reported or talked about are no
-# move of the speaker's; the game's consonant abbreviations and gulfs by name; support of a unit's order and of
-# "that"; builds; "get into", "make a play for", "aim to"; demilitarised places; a reply's bare "I will", "I'm down";
-# gerunds after a preposition); no stored file reads differently
-DIGESTS["20"] = {**DIGESTS["17"]}
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor
 version: each version after the first is the one before it with the files whose readings changed, or that joined
 the table, written out (the comment above each says why they changed).  A labelled file added later joins the

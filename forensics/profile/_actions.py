@@ -149,10 +149,6 @@ def _actor(words: list[str], tags: list[tuple[str, str] | None], verb: int) -> t
     cancelled = "not" if negated else ("hedge" if hedged or planned else "")
     return who, cancelled
 
-_GERUND_AFTER = frozenset({"from", "by", "of", "about", "without", "after", "before", "job", "on"})
-"""(v19) Words after which an "-ing" verb is a gerund, not a telegraphic report ("from taking Warsaw")."""
-
-
 def _unstated_subject(words: list[str], tags: list[tuple[str, str] | None], verb: int, k: int,
                       hedged: bool) -> tuple[str | None, bool]:
     """The actor of a clause that names none before its verb, read from the clause's shape
@@ -167,9 +163,7 @@ def _unstated_subject(words: list[str], tags: list[tuple[str, str] | None], verb
         j += 1
     lead = words[j:verb]
     if k <= stop or k < 0 or k < j:
-        if words[verb].endswith("ing") and verb >= 1 and words[verb - 1] in _GERUND_AFTER:
-            pass  # (v19) "from taking Warsaw", "nice job getting Mar": a gerund, no report of the speaker's
-        elif words[verb].endswith("ing") or (lead and lead[0] in ("will", "shall", "going")):
+        if words[verb].endswith("ing") or (lead and lead[0] in ("will", "shall", "going")):
             who = "speaker"  # telegraphic: "heading to Ashfen", "will hold the bridge"
         elif not lead:
             who = "request"  # a bare verb opening the clause: an order
@@ -209,13 +203,11 @@ def _places(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
             continue  # "moving Smyrna to Constantinople": where the unit comes from (R27)
         if j + 1 < len(words) and words[j + 1] in ("supports", "moves", "convoys"):
             kind = None  # "Moving Vienna to Galicia and Budapest supports": the unit at Budapest acts
-        elif previous is not None and all(w in ("or", "and", ",", "the", "nor", "a", "f") for w in words[previous[0] + 1:j]):
-            kind = previous[1]  # "the Corran Sea or Ulm Strait": the same verb; (v20) "F Smy and A Con": the units' letters
+        elif previous is not None and all(w in ("or", "and", ",", "the", "nor") for w in words[previous[0] + 1:j]):
+            kind = previous[1]  # "the Corran Sea or Ulm Strait": the same verb
         elif previous is not None and j >= 2 and _origin(words, tags, j - 2) and all(
-                w in (",", "and", "then", "a", "f") or w in _UNITS for w in words[previous[0] + 1:j - 2]) and not (
-                words[previous[0] - 1] == "->" and _supported_move(words, tags, previous[0] - 1)):
-            kind = previous[1]  # "Smyrna to Constantinople, Ankara to Black Sea": the same verb; (v20) but not the
-            # verb of a supported move before it ("A Bud S Ser - Tri, Ser - Tri": the second is read on its own)
+                w in (",", "and", "then", "a", "f") or w in _UNITS for w in words[previous[0] + 1:j - 2]):
+            kind = previous[1]  # "Smyrna to Constantinople, Ankara to Black Sea": the same verb
         else:
             kind = _place_kind(words, tags, j)
         previous = (j, kind)
@@ -337,65 +329,14 @@ def _place_held(s: _Spot) -> str | None:
     return None if negated else "meet"
 
 def _place_gone_for(s: _Spot) -> str | None:
-    """"I'll go for Trieste", (v19) "I will make a play for Venice": the speaker will try to take the place (R27)."""
+    """"I'll go for Trieste": the speaker will try to take the place (R27)."""
     words, k = s.words, s.k
-    if not (s.prev == "for" and k >= 1 and (words[k - 1] in ("go", "going") or (
-            words[k - 1] == "play" and k >= 3 and words[k - 2] == "a" and words[k - 3] in ("make", "making")))):
-        return _UNDECIDED
-    who, cancelled = _actor(words, s.tags, k - 1 if words[k - 1] != "play" else k - 3)
-    if who != "speaker":
-        return None
-    return "meet" if not cancelled else ("stay_out" if cancelled == "not" else None)
-
-
-def _place_got_into(s: _Spot) -> str | None:
-    """(v19) "I'll get into Tyrolia", "I will try to get into the Ionian": the speaker's unit enters the place (R27);
-    negated, it keeps out (R30)."""
-    words, k = s.words, s.k
-    if not (s.prev == "into" and k >= 1 and words[k - 1] in ("get", "getting")):
+    if not (s.prev == "for" and k >= 1 and words[k - 1] in ("go", "going")):
         return _UNDECIDED
     who, cancelled = _actor(words, s.tags, k - 1)
     if who != "speaker":
         return None
     return "meet" if not cancelled else ("stay_out" if cancelled == "not" else None)
-
-_BUILDS = frozenset({"build", "building"})
-"""(v19) Verbs of a new unit placed on the board: "I'll build a fleet in Rome", "build A Con" (the guide's D7)."""
-
-_BUILT_UNITS = frozenset({"fleet", "army", "unit", "fleets", "armies", "units"})
-
-
-def _place_built(s: _Spot) -> str | None:
-    """(v19) "I'll build a fleet in Rome", "I'm going to build A Con", "I'll build in Vie and Bud": the speaker's new
-    unit stands in the place, a ``meet`` (D7); a build that is not the speaker's promise (another's, negated, hedged,
-    a plan) promises nothing."""
-    words, k = s.words, s.k
-    v = -1
-    if s.prev in _BUILDS:
-        v = k  # "build A Con" (the unit letter "a" skipped as an article), "build Con"
-    elif s.prev == "f" and k >= 1 and words[k - 1] in _BUILDS:
-        v = k - 1  # "build F Con"
-    elif s.prev == "in" and k >= 1:
-        u = k - 1
-        if words[u] in _BUILT_UNITS:
-            u -= 1
-            if u >= 0 and words[u] in ("a", "an", "one", "another", "two", "new"):
-                u -= 1
-        if u >= 0 and words[u] in _BUILDS:
-            v = u  # "build a fleet in Rome", "build in Vie"
-    if v < 0:
-        return _UNDECIDED
-    before = words[v - 1] if v >= 1 else ""
-    if before in _BUILD_NOUN_BEFORE or (words[v] == "building" and before not in ("am", "are", "be")):
-        return None  # "the easy build in Tunis": the noun; "building an army in Venice would be safer": talked about
-    who, cancelled = _actor(words, s.tags, v)
-    return "meet" if who == "speaker" and not cancelled else None
-
-
-_BUILD_NOUN_BEFORE = frozenset({"the", "a", "an", "my", "your", "his", "her", "their", "our", "this", "that",
-                                "easy", "extra", "next", "first", "one", "no", "any", "free", "winter", "of"})
-"""(v19) Words before "build" that make it the noun (a build, a centre's new unit), not the speaker's act."""
-
 
 _UNIT_MOVERS = frozenset({"move", "moving", "moves", "send", "sending"})
 """(v16) Verbs whose direct object is a unit: a place right after one names the unit by where it stands."""
@@ -411,121 +352,9 @@ _ORDER_OPENERS = frozenset({",", ":", "-", "a", "f", "and", "then", "\n"})
 
 _PLACE_RULES: tuple[Callable[[_Spot], str | None], ...] = (
     _place_threatened, _place_declared_empty, _place_handed_over, _place_kept_empty, _place_out_of,
-    _place_left, _place_held, _place_gone_for, _place_built, _place_got_into,
+    _place_left, _place_held, _place_gone_for,
 )
 """The place rules tried before the verb decides, in order."""
-
-_SUPPORTED_THAT_AFTER = frozenset({",", "to", "in", "into", "too", "now", "then", "this", "next", "as", "again",
-                                  "fully", "instead"})
-"""(v19) What may follow "support that" / "support it" for the pronoun to be the order spoken of (the clause's end
-or one of these)."""
-
-_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "we", "us", "our"})
-"""(v19) Words that put the speaker in a clause (:func:`_order_given`)."""
-
-_SUPPORTED_BY = frozenset({"s", "support", "supports", "supporting", "supported"})
-"""(v19) Words before a unit's move that make it a supported move: "A Tyr S A Apu - Ven", "support A Ser - Bul"."""
-
-_ORDER_WORDS = frozenset({"a", "f", "->", "and", "then", "to", "or", ",", "&", "s", "h", "c", "hold", "holds"})
-"""(v19) Words that continue a list of orders (unit letters, arrows, "S", "H", "C", joiners)."""
-
-_TALKED_ABOUT = frozenset({"is", "was", "are", "were", "would", "should", "seems", "seem", "looks", "sounds",
-                           "might", "could", "may", "works", "worked", "makes", "means", "gives", "leaves",
-                           "helps", "fails", "failed", "bounced", "succeeded", "succeeds"})
-"""(v19) A predicate right after an order: the order is the subject, talked about ("A Hol-Bel isn't as safe", "A Mar -
-Bur is unlikely"), not given."""
-
-
-_PLAN_OR_ADVICE = frozenset({"plan", "planning", "planned", "suggest", "suggesting", "suggestion", "suggestions",
-                             "recommend", "recommendation", "recommendations", "advise", "advice"})
-"""(v20) Words that make the orders after them a plan (R8) or advice to the addressee (D4), not the speaker's promise."""
-
-_OTHERS = frozenset({"you", "yourself", "he", "she", "they"})
-"""(v20) Subjects other than the speaker (:func:`_order_given`): the addressee, or a third party named by a pronoun."""
-
-_PREPOSITIONS = frozenset({"for", "to", "with", "at", "from", "of", "about", "on", "by", "against", "behind", "like"})
-"""(v20) Prepositions: a "you" after one is an object, not the clause's subject (:func:`_order_given`)."""
-
-_ORDERED = frozenset({"ordered", "submitted", "placed", "entered", "input", "inputted"})
-"""(v19) Verbs of an order already placed, right before the order ("I've ordered A Gas - Mar")."""
-
-_ADVERBS = frozenset({"definitely", "probably", "also", "really", "just", "only", "still", "likely", "certainly",
-                      "clearly", "obviously", "surely", "actually"})
-"""(v19) Adverbs that may stand between an order and what is said of it ("Ven - Adr definitely makes sense")."""
-
-
-def _order_start(words: list[str], tags: list[tuple[str, str] | None], arrow: int) -> int:
-    """(v19) Where the unit of the move at ``arrow`` (its "->" or "to") is written: its letter and its place."""
-    start = arrow - 1
-    while start > 0 and (words[start - 1] in ("a", "f") or _origin(words, tags, start - 1)):
-        start -= 1
-    return start
-
-
-def _supported_move(words: list[str], tags: list[tuple[str, str] | None], arrow: int) -> bool:
-    """(v19) The move at ``arrow`` is one a unit supports: "S" or "support" stands before its unit ("A Tyr S A Apu -
-    Ven", "I can support A Ser - Bul"). A supporting order says nothing about where the supporter is (R32).
-
-    >>> tag = lambda w: ("place", w) if w in ("apu", "ven", "tyr", "ser", "bul") else None
-    >>> def supported(text):
-    ...     words = text.split(); return _supported_move(words, [tag(w) for w in words], words.index("->"))
-    >>> [supported(t) for t in ("a tyr s a apu -> ven", "i can support a ser -> bul", "a apu -> ven")]
-    [True, True, False]
-    """
-    start = _order_start(words, tags, arrow)
-    return start > 0 and words[start - 1] in _SUPPORTED_BY
-
-
-def _order_reported(words: list[str], tags: list[tuple[str, str] | None], arrow: int) -> bool:
-    """(v19) An order reported as placed ("I've ordered A Gas - Mar": a claim, R8), whoever the clause's subject.
-
-    >>> tag = lambda w: ("place", w) if w in ("gas", "mar", "bur") else None
-    >>> def reported(text):
-    ...     words = text.split(); return _order_reported(words, [tag(w) for w in words], words.index("->"))
-    >>> [reported(t) for t in ("i've ordered a gas -> mar", "i will order a bur -> mar")]
-    [True, False]
-    """
-    before = words[:_order_start(words, tags, arrow)]
-    return bool(before) and before[-1] in _ORDERED
-
-
-def _said_of(words: list[str], j: int) -> bool:
-    """(v19) A predicate follows the place at ``j`` (adverbs passed): what stands before it is talked about."""
-    i = j + 1
-    while i < len(words) and words[i] in _ADVERBS:
-        i += 1
-    return i < len(words) and (words[i] in _TALKED_ABOUT or words[i] in ("puts", "put"))
-
-
-def _order_given(words: list[str], tags: list[tuple[str, str] | None], arrow: int, j: int) -> bool:
-    """(v19) Whether a bare order (no actor before it: ``arrow`` the "->" or "to", ``j`` its destination) stands as the
-    speaker's own (R27 through D4): not where the clause names the addressee (or, v20, a third party by a pronoun)
-    as its subject with no first person between ("if you ... move Kie - Hol", "you would be better off using: A Par -
-    Bur", "if they were to do Pie - Trl"), not after a plan or advice (v20), and not where a predicate
-    follows it (the order talked about, :data:`_TALKED_ABOUT`: "A Mar - Bur is unlikely", "Ven - Adr definitely makes sense").
-
-    >>> tag = lambda w: ("place", w) if w in ("kie", "hol", "bur", "tyr") else None
-    >>> def given(text):
-    ...     words = text.split(); tags = [tag(w) for w in words]
-    ...     return _order_given(words, tags, words.index("->"), words.index("->") + 1)
-    >>> [given(t) for t in ("a kie -> hol , a bur -> tyr", "if you move kie -> hol", "you go and i move kie -> hol",
-    ...                     "a kie -> hol is risky", "a kie -> hol and then to bur would work")]
-    [True, False, True, False, False]
-    """
-    before = words[:_order_start(words, tags, arrow)]
-    subjects = [i for i, w in enumerate(before) if w in _OTHERS and (i == 0 or before[i - 1] not in _PREPOSITIONS)]
-    if subjects and _FIRST_PERSON.isdisjoint(before[subjects[-1] + 1:]):
-        return False  # (v20) a third party's too ("if they were to do Pie - Trl"); "you" after a preposition is no
-        # subject ("I will cover Vie for you: Bud - Vie")
-    if not _PLAN_OR_ADVICE.isdisjoint(before):
-        return False  # (v20) "I plan to do A Apu - Ven" (R8), "So suggestions: Bal - Den" (advice, D4)
-    n = len(words)
-    i = j + 1
-    while i < n and (words[i] in _ORDER_WORDS or words[i] in _ADVERBS or (
-            (tag := tags[i]) is not None and tag[0] == "place")):
-        i += 1
-    return not (i < n and words[i] in _TALKED_ABOUT)
-
 
 def _place_met(s: _Spot) -> str | None:
     """Rule 12: the speaker's verb before the place -- with a preposition ("I'll be at X") or
@@ -533,21 +362,12 @@ def _place_met(s: _Spot) -> str | None:
     makes a ``stay_out`` (rule 13)."""
     words, tags, k, prev = s.words, s.tags, s.k, s.prev
     if prev == "->":
-        if _supported_move(words, tags, k) or _order_reported(words, tags, k):
-            return None  # (v19) "A Tyr S A Apu - Ven", "I can support A Ser - Bul": a supporting order (R32); an
-            # order reported as placed
         who, cancelled = _actor(words, tags, k)
-        if who in (None, "request") and not _order_given(words, tags, k, s.j):
-            return None  # (v19) a bare order the clause makes another's, or talks about
         return "meet" if who in ("speaker", None, "request") and not cancelled else None
     if prev == "to" and s.j == k + 1 and _origin(words, tags, k - 1) and (k < 2 or words[k - 2] in _ORDER_OPENERS):
         # (v16) "Black to Sev, Sev to Rum": an order written with "to", a unit named by its place, nothing before
         # it in the clause but a unit letter or a comma; as "->"
-        if _supported_move(words, tags, k) or _order_reported(words, tags, k):
-            return None  # (v19) as for "->"
         who, cancelled = _actor(words, tags, k - 1)
-        if who in (None, "request") and not _order_given(words, tags, k, s.j):
-            return None  # (v19) as for "->"
         return "meet" if who in ("speaker", None, "request") and not cancelled else None
     preposition = prev in AT_PREPOSITIONS
     v = _meet_verb_at(words, tags, s.j, k - 1 if preposition else k)
@@ -569,8 +389,6 @@ def _place_met(s: _Spot) -> str | None:
         return None
     if v >= 1 and words[v - 1] in ("your", "his", "her", "their"):
         return None  # "I'll support your move to Munich": someone else's move (R32)
-    if v >= 1 and words[v - 1] in ("my", "me", "our") and verb in ("move", "moving") and _said_of(words, s.j):
-        return None  # (v19) "my move to EAS puts us in conflict", "Me moving to NAO was an olive branch": talked about
     if v >= 2 and words[v - 1] == "to" and words[v - 2] not in TO_FRAMES:
         return None  # "... but only to defend Venice": a purpose, not a promise
     if verb == "bounce" and preposition and _NOT_AIMED.isdisjoint(words[v + 1:s.j]):
@@ -923,17 +741,10 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
             if obj == "the":
                 j += 1
                 obj = words[j] if j < n else ""
-            elif obj in ("a", "f") and w in ("support", "supporting") and j + 1 < n and \
-                    (named_tag := tags[j + 1]) is not None and named_tag[0] == "place":
-                j += 1  # (v19) "support A Munich in", "support A Ser - Bul": the unit by its letter and place
-                obj = words[j]
             person = obj in _PERSON_OBJECTS or (
                 j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent")
             if w in ("support", "supporting") and (obj in _ORDER_NOUNS or (obj == "from" and j == i + 1)):
                 person = True  # (v16) "I'll support the retreat", "I can support from the south": a supporting order
-            if w in ("support", "supporting") and obj in ("that", "it") and j == i + 1 and (
-                    j + 1 == n or words[j + 1] in _SUPPORTED_THAT_AFTER):
-                person = True  # (v19) "Okay, I will support that", "Pie can support it to hold": the order spoken of
             if w in ("support", "supporting", "back", "backing", "convoy", "convoying") and j + 1 < n and \
                     (named_tag := tags[j]) is not None and named_tag[0] == "place" and words[j + 1] in (
                         "holding", "hold", "holds", "to", "into", "->", "in"):

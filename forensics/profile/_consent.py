@@ -321,18 +321,10 @@ def _consent_part(words: list[str]) -> bool:
 
 _IDIOM_PARTS = frozenset(tuple(p.split()) for p in (
     "agree", "will do", "will do that", "can do that", "will do my best", "you got it", "you have got it",
-    "consider it done", "i am all for it", "all for it", "in", "that is the plan", "so be it",
-    # (v19) a reply's bare yes in the speaker's words: "Yes I will", "I would, yes.", "I will do."
-    "i will", "i would", "i will do",
-    # (v20) a reply's "I'm down!", "I'm game.": consent in other words
-    "i am down", "i am so down", "i am super down", "i am totally down", "i am definitely down", "i would be down",
-    "i am game", "i am so game", "i am totally game"))
+    "consider it done", "i am all for it", "all for it", "in", "that is the plan", "so be it"))
 """(v16) Consent idioms said as a comma part of their own ("Will do, good luck with the rest", "Yep, can do that.",
 "You got it.", "Consider it done", "Yup. In.", "Agree.", "That's the plan.", "So be it, ..."): consent in other words
-(D1); (v19) "Yes I will", "I would, yes.", "I will do." (not where the next part takes it back: "I would, but ...")."""
-
-_BARE_YES = frozenset({("i", "will"), ("i", "would"), ("i", "will", "do")})
-"""(v19) The idioms of :data:`_IDIOM_PARTS` that a following "but" part takes back."""
+(D1)."""
 _IDIOM_LAST = frozenset(p[-1] for p in _IDIOM_PARTS)
 """(v16) The last words of :data:`_IDIOM_PARTS` (a clause holding none of them says none)."""
 
@@ -355,8 +347,6 @@ def _idiom_part(words: list[str]) -> bool:
             rest = tuple(part)  # "so be it": its "so" is the idiom's, no interjection
         if rest in _IDIOM_PARTS:
             before = words[:seg + len(part) - len(rest)]
-            if rest in _BARE_YES and words[i + 1:i + 2] in (["but"], ["though"], ["except"]):
-                return False  # (v19) "I would, but I can't this turn"
             return not any(b in ("if", "unless", "not", "no", "never") or b in HEDGES for b in before)
         seg = i + 1
     return False

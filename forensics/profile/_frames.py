@@ -131,9 +131,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "i", "we", "me", "us", "and", "then", "moving", "move", "heading", "head", "go", "come", "coming",
                 "back", "return", "returning", "pull", "pulling", "prefer", "afford", "enough", "offer", "offered",
                 "decide", "choose", "chose", "please", "free", "mind", "be", "am", "is", "are", "will", "can",
-                "shall", "should", "must", "might", "could", "may",
-                # (v19) an aim is the speaker's act as a try is ("Will aim to get into the Ionian")
-                "aim", "aiming"})),
+                "shall", "should", "must", "might", "could", "may"})),
     ("willing", 'Frames before "to" that make the next verb the speaker\'s act ("happy to spare", R7).',
      frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going", "fine",
                 "ok"})),
@@ -200,10 +198,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "rotating", "redeploy", "deploy", "deploying", "post", "posted", "stays", "remains", "remain",
                 "keeping", "order", "ordering", "lead", "leading", "bring", "bringing", "send", "sending",
                 # (v16) a unit put somewhere ("I won't put an army in StP"; a unit named, as for "keep")
-                "put", "putting",
-                # (v20) a convoy out of a place leaves it ("I will be convoying out of Bel"; "convoy you to X" stays a
-                # support: rule 15)
-                "convoy", "convoying"})),
+                "put", "putting"})),
     ("at preposition", 'Prepositions after a motion verb that name where the speaker will be ("I\'ll be at X", rule '
      "12).",
      frozenset({"at", "in", "to", "into", "on", "toward", "towards", "near", "by", "through", "inside", "onto",
@@ -224,9 +219,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "raiding", "hitting", "striking", "cut", "cutting", "tap", "tapping"})),
     ("leaving verb", 'Verbs whose object is a place the speaker will not be in ("I\'ll leave Varn").',
      frozenset({"leave", "leaving", "abandon", "abandoning", "avoid", "avoiding", "vacate", "vacating", "evacuate",
-                "cede", "ceding", "concede",
-                # (v19) a place demilitarised is kept empty, as a DMZ (R30)
-                "demilitarize", "demilitarise", "demilitarizing", "demilitarising"})),
+                "cede", "ceding", "concede"})),
     ("out verb", 'Verbs of a "stay out of" / "keep away from" / "withdraw from" phrase.',
      frozenset({"stay", "staying", "keep", "keeping", "pull", "pulling", "move", "moving", "get", "getting",
                 "withdraw", "withdrawing", "go", "going", "clear", "route", "routing", "back", "backing", "step",

@@ -818,7 +818,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "20"
+    version = "17"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,

@@ -224,13 +224,12 @@ def _number_forms(word: str) -> set[str]:
 
 def _short_forms(places: Mapping[str, str]) -> dict[tuple[str, ...], str]:
     """Place short forms (module rules): ``{(form,): canonical}``; a form places share is left out unless exactly
-    one of them is a name of one word, whose it then is.  (v20) A name "<head> of <name>" is shortened by its own
-    name too ("Gulf of Lyon" -> "lyo").
+    one of them is a name of one word, whose it then is.
 
     >>> sorted(_short_forms({"Burgundy": "Burgundy", "Mid-Atlantic Ocean": "MAO", "Tyrolia": "Tyrolia",
     ...                      "Tyrrhenian Sea": "TYS", "Warsaw": "Warsaw", "St Petersburg": "STP",
     ...                      "Gulf of Lyon": "LYO", "Gulf of Bothnia": "BOT"}).items())
-    [(('bot',), 'BOT'), (('bur',), 'Burgundy'), (('gob',), 'BOT'), (('gol',), 'LYO'), (('lyo',), 'LYO'), (('mao',), 'MAO'), (('mid',), 'MAO'), (('stp',), 'STP'), (('tyr',), 'Tyrolia'), (('war',), 'Warsaw')]
+    [(('bur',), 'Burgundy'), (('gob',), 'BOT'), (('gol',), 'LYO'), (('mao',), 'MAO'), (('mid',), 'MAO'), (('stp',), 'STP'), (('tyr',), 'Tyrolia'), (('war',), 'Warsaw')]
     """
     owners: dict[str, set[str]] = {}
     single: dict[str, set[str]] = {}  # (v16) the owners of a short form whose name is one word
@@ -245,8 +244,6 @@ def _short_forms(places: Mapping[str, str]) -> dict[tuple[str, ...], str]:
             shorts.add("".join(w[0] for w in words))
         if len(words) >= 2 and len(words[0]) < 3:  # (v16) "St Petersburg" -> "stp"
             shorts.add((words[0] + "".join(w[0] for w in words[1:]))[:3])
-        if len(words) >= 3 and words[1] == "of" and len(words[-1]) >= 4:  # (v20) "Gulf of Lyon" -> "lyo"
-            shorts.add(words[-1][:3])
         for short in shorts:
             owners.setdefault(short, set()).add(canonical)
             if len(words) == 1:
@@ -260,35 +257,6 @@ def _short_forms(places: Mapping[str, str]) -> dict[tuple[str, ...], str]:
         elif len(single.get(short, ())) == 1:  # (v16) "tyr": Tyrolia, not Tyrrhenian Sea
             out[(short,)] = next(iter(single[short]))
     return out
-
-
-_VOWELS = frozenset("aeiou")
-
-
-def _skeletal_forms(places: Mapping[str, str]) -> dict[str, str]:
-    """(v20) The game's consonant abbreviations of place names: the first letter of a name's first word (of five
-    letters or more) and two of its later consonants, in order ("nwg" Norwegian Sea, "nwy" Norway, "trl" Tyrolia,
-    "lvp" Liverpool), each kept where it is one place's alone and no prefix or initials form of any place (those are
-    :func:`_short_forms`'): ``{form: canonical}``.  The extractor reads them as weak forms (:attr:`Lexicon.weak`: a
-    place only where written as a name or in an order).
-
-    >>> forms = _skeletal_forms({"Norway": "Norway", "Norwegian Sea": "Norwegian Sea", "North Sea": "North Sea",
-    ...                          "North Africa": "North Africa", "Tyrolia": "Tyrolia", "Liverpool": "Liverpool"})
-    >>> [forms.get(f) for f in ("nwy", "nwg", "trl", "lvp", "nth", "nrw")]
-    ['Norway', 'Norwegian Sea', 'Tyrolia', 'Liverpool', None, None]
-    """
-    taken = {short for (short,) in _short_forms(places)}
-    owners: dict[str, set[str]] = {}
-    for name, canonical in places.items():
-        words = _SPLIT.findall(name.lower().replace("_", " ").replace("-", " "))
-        if not words or not all(w.isalpha() for w in words) or len(words[0]) < 5:
-            continue
-        first = words[0]
-        rest = [c for c in first[1:] if c not in _VOWELS]
-        for i in range(len(rest)):
-            for j in range(i + 1, len(rest)):
-                owners.setdefault(first[0] + rest[i] + rest[j], set()).add(canonical)
-    return {short: next(iter(who)) for short, who in owners.items() if len(who) == 1 and short not in taken}
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,9 +325,6 @@ class Lexicon:
                 self.weak[form[0]] = owner
             else:
                 exact[form] = ("place", owner)
-        for short, owner in _skeletal_forms(vocabulary.places).items():  # (v20) "NWG", "Nwy", "Trl": weak forms
-            if (short,) not in exact and short not in self.weak:
-                self.weak[short] = owner
         # by first word, by length (longest first): the forms of that length, each with what it names
         # (a name's forms are distinct, so at most one of a length matches: the longest that does wins)
         by_length: dict[str, dict[int, dict[tuple[str, ...], tuple[str, str]]]] = {}
