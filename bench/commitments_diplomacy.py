@@ -8,19 +8,18 @@ Lie, and One to Listen* (ACL 2020), whose repository states no licence for its t
 ships the labels alone (``tests/fixtures/diplomacy-real-1.labels.jsonl``): every row as
 ``bench/commitments_general.py`` reads it, but with ``sha256`` (of the message's UTF-8 text) where ``text``
 would be.  ``rebuild`` reads a copy of the corpus's ``data/train.jsonl`` (one dialog between two players a
-line; ``data/validation.jsonl`` for ``diplomacy-real-5.labels.jsonl``, ``data/test.jsonl`` for ``-6`` and ``-7``), finds each
-labelled message by its id -- ``diplomacy/<train, validation or test>/g<game>/<power>-<power>/<index>``: the corpus
-file, the game, the dialog's two
-powers in alphabetical order, the message's index in the dialog -- checks that its text has the recorded digest,
-and writes the full rows.  A message it cannot find, or whose text differs, is
-an error naming the id (nothing is left out silently).
+line; ``data/validation.jsonl`` for ``diplomacy-real-5.labels.jsonl``, ``data/test.jsonl`` for ``-6`` and ``-7``),
+finds each labelled message by its id -- ``diplomacy/<train, validation or test>/g<game>/<power>-<power>/<index>``:
+the corpus file, the game, the dialog's two powers in alphabetical order, the message's index in the dialog --
+checks that its text has the recorded digest, and writes the full rows.  A message it cannot find, or whose text
+differs, is an error naming the id (nothing is left out silently).
 
 The splits ``holdout-diplomacy-2``, ``-3`` and ``-7`` (``diplomacy-real-2.labels.jsonl``,
 ``diplomacy-real-3.labels.jsonl``, ``diplomacy-real-7.labels.jsonl``) are held out: no extraction rule was written
-from them.
-``holdout-diplomacy-1`` (held out while two versions of the rules were written), ``holdout-diplomacy-4``, ``-5`` and
-``-6`` (the judges of versions 17, 18 and 19) were retired to tune after their looks (see ``tests/fixtures/README.md`` for how each set was drawn and labelled, and
-``docs/benchmarks.md`` for the figures and how many times each held-out set has been scored).
+from them.  ``holdout-diplomacy-1`` (held out while two versions of the rules were written), ``holdout-diplomacy-4``,
+``-5`` and ``-6`` (the judges of versions 17, 18 and 19) were retired to tune after their looks (see
+``tests/fixtures/README.md`` for how each set was drawn and labelled, and ``docs/benchmarks.md`` for the figures
+and how many times each held-out set has been scored).
 """
 
 from __future__ import annotations
