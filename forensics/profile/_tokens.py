@@ -77,10 +77,7 @@ def tokens(text: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     expansions = CONTRACTIONS.get
     append = out.append
-    for n, (word, at) in enumerate(found):
-        if word == "ill" and n + 1 < len(found) and found[n + 1][0] in _ILL_NOUNS:
-            append((word, at))  # (v16) "no ill will": the adjective, not chat's "I'll"
-            continue
+    for word, at in found:
         if word >= _EMOJI_FIRST:
             append(("\n", at))  # an emoji ends its sentence
             continue
@@ -91,11 +88,23 @@ def tokens(text: str) -> list[tuple[str, int]]:
                 expansion = _split_apostrophe(word)
         else:
             expansion = expansions(word)
-        if expansion is None:
-            append((word, at))
+        if expansion is None or (word == "ill" and _ill_adjective(found, at)):
+            append((word, at))  # (v16) "no ill will": the adjective, not chat's "I'll"
         else:
             out.extend([(w, at) for w in expansion])
     return out
+
+
+def _ill_adjective(found: list[tuple[str, int]], at: int) -> bool:
+    """(v16) The token "ill" at offset ``at`` is the adjective: a noun of :data:`_ILL_NOUNS` comes next ("no ill
+    will"). Read only for an "ill" (rare), so the loop over every token pays nothing for it.
+
+    >>> found = [("no", 0), ("ill", 3), ("will", 7), ("ill", 12), ("help", 16)]
+    >>> _ill_adjective(found, 3), _ill_adjective(found, 12)
+    (True, False)
+    """
+    n = next(k for k, (_, a) in enumerate(found) if a == at)
+    return n + 1 < len(found) and found[n + 1][0] in _ILL_NOUNS
 
 
 def _split_apostrophe(word: str) -> tuple[str, ...]:
