@@ -42,7 +42,9 @@ def _out(ctx: click.Context, param: click.Parameter, value: str | None) -> Path 
 @click.option("--noise", type=click.Choice(list(NOISE_LEVELS)), default=None,
               help="Honest noise: whole-item trades, favoured partners, gifts to the hungry, beggars, buying "
                    "before a build, market fills, trade with whoever stands near. Default: medium for "
-                   "honest-noisy, none for every other scenario. For calibrating screen settings.")
+                   "honest-noisy, none for every other scenario. For calibrating screen settings; extreme "
+                   "(1.9 times heavy: nearly every honest turn tries one of them) measures them past the "
+                   "levels they were set at.")
 @progress_options
 @click.pass_context
 @handle_errors

@@ -184,7 +184,7 @@ def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agent
     width, height:
         Map size in regions.
     noise:
-        Honest noise: ``none``, ``light``, ``medium`` or ``heavy`` (see :mod:`.noise`); None is
+        Honest noise: ``none``, ``light``, ``medium``, ``heavy`` or ``extreme`` (see :mod:`.noise`); None is
         ``medium`` for the ``honest-noisy`` scenario and ``none`` for every other.
     feeder_mode:
         Who sends a planted feeder's trades (the ``feeder`` and ``mixed`` scenarios): ``offer``, the

@@ -125,7 +125,7 @@ class Simulation(Economy, Encounters, HonestNoise):
     id_prefix:
         Marks trade and structure ids (used for an earlier season in one v1 log).
     noise:
-        Honest noise (:mod:`.noise`): ``none``, ``light``, ``medium`` or ``heavy``; None: ``medium``
+        Honest noise (:mod:`.noise`): ``none``, ``light``, ``medium``, ``heavy`` or ``extreme``; None: ``medium``
         for the ``honest-noisy`` scenario, else ``none`` (the other scenarios draw what they always drew).
     feeder_mode:
         Who sends a planted feeder's trades (:data:`~.collusion.FEEDER_MODES`): ``offer`` (the spokes) or

@@ -2,7 +2,7 @@
 
 A mixin of :class:`~.engine.Simulation`.  Off by default (``noise="none"``): the existing
 scenarios and the embedded demo draw exactly what they drew before.  With a level
-(``light``, ``medium``, ``heavy``), honest agents also:
+(``light``, ``medium``, ``heavy``, and ``extreme`` beyond them), honest agents also:
 
 - **trade in whole items**: an agent whose spare goods are dear pays a whole item (a tool,
   a cloth, a plank) for the one cheap good it needs now, several times the reference
@@ -21,6 +21,11 @@ scenarios and the embedded demo draw exactly what they drew before.  With a leve
 Every draw of the noise comes from its own seeded generator, so the same seed and level
 give the same bytes.  Intensities scale with the level; nothing here is a planted
 behaviour (truth.json lists the noisy agents under ``organic.noise``).
+
+``extreme`` (1.9 times ``heavy``) is the heaviest level at which each kind above keeps its
+whole share of a turn (the shares add up to 0.51 of a turn at ``heavy``, 0.97 here): nearly
+every turn of an honest agent tries one of them before its ordinary business, and a beggar
+begs at almost every turn.  It is for measuring screens beyond the levels they were set at.
 """
 
 # mypy: disable-error-code="misc"
@@ -36,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NOISE_LEVELS", "HonestNoise"]
 
-NOISE_LEVELS: dict[str, float] = {"none": 0.0, "light": 0.35, "medium": 0.65, "heavy": 1.0}
+NOISE_LEVELS: dict[str, float] = {"none": 0.0, "light": 0.35, "medium": 0.65, "heavy": 1.0, "extreme": 1.9}
 """Honest-noise levels and their intensity (0: off)."""
 
 _DEAR = ("tool", "cloth", "plank", "ore")
