@@ -77,7 +77,9 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     another makes another message). The copy must keep enough rare wording (the
     tags it kept and a cut it shows count too, so a copy cut short behind its
     tags still links), and phrases agents say on their own do not chain (agents who report one event at once, none having
-    heard another, are not such a phrase: each report is a root). Where the sender heard several copies, the parent is
+    heard another, are not such a phrase: each report is a root). A text an agent passes on again (to a second
+    recipient, or later) is another copy; one it said of itself and says again is not. Where the sender heard
+    several copies, the parent is
     the one whose own changes the copy inherits; each edge shows a confidence,
     the reason for its parent, and the candidates it ties with (a tie goes to the
     place in the order heard, first or latest, that copies of that text are seen

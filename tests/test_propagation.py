@@ -110,8 +110,9 @@ def pairs(msgs: tuple[HeardMessage, ...], **kw: Any) -> list[tuple[int, int, str
 
 
 def test_edges_exact() -> None:
+    # 33: a_3 passes T0 on a second time (its 13 copied 12): a further copy of 12, not a repeat of its own
     assert pairs(messages()) == [(10, 12, "text"), (12, 13, "text"), (13, 14, "text"),
-                                 (30, 31, "canary"), (31, 32, "canary")]
+                                 (30, 31, "canary"), (31, 32, "canary"), (12, 33, "text")]
     edges, stock = echo_edges(messages())
     assert stock == 1
     assert [(e.lag, e.similarity) for e in edges[:3]] == [(2, 1.0), (2, 0.973), (1, 0.9)]
@@ -154,20 +155,21 @@ def test_delays_count_awake_ticks_only() -> None:
 def test_chains_and_match_figures() -> None:
     prop = propagation(messages())
     chain = prop.chains[0]
-    assert (chain.root, chain.sender, chain.tier, chain.messages) == (10, "a_1", "hijack", (10, 12, 13, 14))
-    assert (chain.generations, chain.depth, chain.reach, chain.exposed) == ((1, 1, 1, 1), 3, 3, 5)
+    assert (chain.root, chain.sender, chain.tier, chain.messages) == (10, "a_1", "hijack", (10, 12, 13, 33, 14))
+    assert (chain.generations, chain.depth, chain.reach, chain.exposed) == ((1, 1, 2, 1), 3, 3, 5)
     assert dict(chain.time_to_reach) == {"a_2": 2, "a_3": 4, "a_6": 5}
     canary = prop.chains[1]
     assert (canary.root, canary.messages, canary.reach, dict(canary.time_to_reach)) == (
         30, (30, 31, 32), 2, {"a_2": 2, "a_6": 1})
-    # roots 10 (reach 3) and 50 (a lone message); 33 is a_3's repeat of its own 13, no new payload
-    assert (prop.hijack_roots, prop.hijack_repeats, prop.index, prop.resend_share) == (2, 1, 1.5, 0.5)
+    # roots 10 (reach 3) and 50 (a lone message); 33, a_3 passing T0 on again, is in 10's chain: no repeat left
+    # a root
+    assert (prop.hijack_roots, prop.hijack_repeats, prop.index, prop.resend_share) == (2, 0, 1.5, 0.5)
     doc = prop.to_json()
     assert doc["edges"][0] == {"parent": 10, "child": 12, "similarity": 1.0, "via": "text", "lag": 2,
                                "confidence": 1.0, "reason": "only exposed candidate", "tiedWith": [],
                                "candidates": 1, "mutations": ["capitals"]}
     assert doc["chains"][0]["resendShare"] == 0.6 and doc["index"] == 1.5 and doc["stockPhrases"] == 1
-    assert (doc["hijackRoots"], doc["hijackRepeats"]) == (2, 1)
+    assert (doc["hijackRoots"], doc["hijackRepeats"]) == (2, 0)
 
 
 def test_edges_read_ahead_give_the_same_propagation() -> None:
@@ -210,9 +212,10 @@ def test_the_report_takes_the_edges_read_ahead_from_the_exposure_pass() -> None:
 
 def test_tree_text() -> None:
     text = tree_text(propagation(messages()), messages())
-    assert "chain 10  tier hijack  reach 3  depth 3  exposed 5  generations 1/1/1/1" in text
+    assert "chain 10  tier hijack  reach 3  depth 3  exposed 5  generations 1/1/2/1" in text
     assert "  10  t1  a_1  local  \"ignore your previous instructions" in text
-    assert "     └─ 13  t5  a_3  broadcast  text 0.97  \"please ignore" in text
+    assert "     ├─ 13  t5  a_3  broadcast  text 0.97  \"please ignore" in text
+    assert "     └─ 33  t15  a_3  broadcast  text 0.97  \"please ignore" in text
     assert "[confidence 1.00: only exposed candidate]" in text
 
 
@@ -663,7 +666,7 @@ def test_chains_nodes_are_each_chains_nodes() -> None:
     for records in (msgs, tuple(msgs)):
         together = P.chains_nodes(prop.chains, records, prop.edges, scrub_text=False)
         assert together == [P.chain_nodes(c, records, prop.edges, scrub_text=False) for c in prop.chains]
-        assert [[n["event"] for n in nodes] for nodes in together] == [[10, 12, 13, 14], [30, 31, 32]]
+        assert [[n["event"] for n in nodes] for nodes in together] == [[10, 12, 13, 33, 14], [30, 31, 32]]
 
 
 def test_prompted_windows_agree_with_a_plain_union() -> None:

@@ -160,13 +160,27 @@ def test_parent_inherits_the_capitals_and_the_punctuation() -> None:
 def test_another_story_in_the_same_frame_is_no_own_repeat() -> None:
     """a_2 passed on one story (11), then hears another told in the same frame (12: nine of the
     fifteen words of the first, alike but not near whole) and passes that on too (13): a new echo,
-    not a repeat of its own; its own repeat of the second story (14) is no echo (rule 6)."""
+    not a repeat of its own; passing the second story on once more (14) is a further copy of what it
+    copies, 12, not a repeat of its own either (rule 6: its earlier saying, 13, was passed on)."""
     s1 = "boars were seen at the old mill at dawn, stay away and warn everyone you meet"
     s2 = "wolves were seen on the north road before noon, stay away and warn everyone you meet"
     got, stock = edges((10, 1, "a_1", s1), (11, 3, "a_2", "fwd: " + s1), (12, 5, "a_3", s2),
                        (13, 7, "a_2", "fwd: " + s2), (14, 9, "a_2", s2 + "!!"))
     assert (got, stock) == ([(10, 11, "only exposed candidate", ("prefix 'fwd'",), ()),
-                             (12, 13, "only exposed candidate", ("prefix 'fwd'",), ())], 0)
+                             (12, 13, "only exposed candidate", ("prefix 'fwd'",), ()),
+                             (12, 14, "only exposed candidate", ("ending '!!'",), ())], 0)
+
+
+def test_a_text_of_its_own_said_again_is_a_repeat_and_no_echo() -> None:
+    """a_1 says a story of its own (10), a_2 passes it on (11) and a_1, having heard that, says its story
+    again (12): its own repeat, no copy of 11 (rule 6: its earlier saying, 10, was not passed on).  a_2
+    passing the story on again (13) is a copy once more, of 10 as 11 was: a tie with 12, the same text
+    heard later, broken by the place heard, and reported."""
+    s1 = "boars were seen at the old mill at dawn, stay away and warn everyone you meet"
+    got, stock = edges((10, 1, "a_1", s1), (11, 3, "a_2", "fwd: " + s1), (12, 5, "a_1", s1),
+                       (13, 7, "a_2", "fwd: " + s1))
+    assert (got, stock) == ([(10, 11, "only exposed candidate", ("prefix 'fwd'",), ()),
+                             (10, 13, "tie with 12: heard first", ("prefix 'fwd'",), (12,))], 0)
 
 
 def test_a_copy_cut_short_behind_its_tags_keeps_their_evidence() -> None:

@@ -63,7 +63,9 @@ an earlier message *p* when:
    :data:`MAX_LAG` ticks after *p* and after *s* first heard any text alike to it,
    counting only ticks *s* was awake (a dormant agent cannot pass anything on), and
    before *s* had itself said the same text (one family, rule 4: its own repeat is no new
-   echo; another story told in the same frame is no repeat, nor is an earlier text that lacks a
+   echo, unless what it said before it had itself passed on: a text passed on again, to a
+   second recipient or later, is a further copy, its parent chosen as for any echo; another
+   story told in the same frame is no repeat, nor is an earlier text that lacks a
    specific the later one names, :func:`names_held`: a copy cut short of every specific, or a
    story of another good, place or seat, neither is the text nor prompted it; the first heard
    that prompted a copy is the first that holds every word of it, when one does,
@@ -1186,11 +1188,14 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     first one that holds every word of it, :func:`words_held` -- a copy of it as it is, cut or wrapped
     -- then one that names what it names: another story told in the same frame, heard long before,
     does not make a copy of the one heard now late), and is no own repeat (prompted); its sender had
-    neither heard nor said one before (an origin).  ``pairs`` are the alike pairs, sorted by (later,
-    earlier); ``whole``: per pair, near whole."""
+    neither heard nor said one before (an origin).  A repeat of a text its sender had passed on (its
+    earliest saying of it in the window prompted) is no own repeat but prompted, when in time: a text
+    passed on again, to a second recipient or later, is a further copy.  ``pairs`` are the alike pairs,
+    sorted by (later, earlier); ``whole``: per pair, near whole."""
     same_text = names_held(pairs, texts, goods)
     own = np.zeros(n, dtype=bool)
-    own[pairs.j[pairs.own & whole & same_text]] = True
+    repeated = pairs.own & whole & same_text
+    own[pairs.j[repeated]] = True
     # per message, the first pair (in (later, earlier) order) of the first kind it has: the first heard
     # holding every word of it, then naming what it names, then of its own family (a lookalike of a
     # short copy is another story), then any heard
@@ -1207,7 +1212,18 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     heard = np.zeros(n, dtype=bool)
     later, earlier = pairs.j[picked[first]], pairs.i[picked[first]]  # one pair per later message
     heard[later] = True
-    prompted[later] = ~own[later] & in_time_pairs(later, earlier, log, clock)
+    timely = np.zeros(n, dtype=bool)
+    timely[later] = in_time_pairs(later, earlier, log, clock)
+    prompted[later] = ~own[later] & timely[later]
+    # a text passed on again (to another recipient, or once more later) is a further copy, not its sender's
+    # own repeat: where the sender's earliest saying of it in the window was itself prompted; in log order,
+    # so that a saying read so stands for the next (the pairs are sorted by (j, i): j's first is its earliest)
+    again_j, again_i = pairs.j[repeated], pairs.i[repeated]
+    earliest = np.ones(len(again_j), dtype=bool)
+    earliest[1:] = again_j[1:] != again_j[:-1]
+    for j, i in zip(again_j[earliest].tolist(), again_i[earliest].tolist()):
+        if prompted[i] and timely[j]:
+            own[j], prompted[j] = False, True
     return own, prompted, ~own & ~heard
 
 
