@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.read.sources import MATCH_SUFFIXES  # the endings every command reads as a match file
+from daishi_forensics.read.sources import MATCH_SUFFIXES, TRUTH_SUFFIX  # the endings every command reads
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -39,7 +39,7 @@ def matches_in(folder: Path, recursive: bool = True) -> list[Path]:
     """The ``m_*`` match files in ``folder`` (and below), sorted."""
     found = folder.rglob("m_*") if recursive else folder.glob("m_*")
     return sorted(p for p in found if p.is_file() and p.name.endswith(MATCH_SUFFIXES)
-                  and not p.name.endswith(".truth.json"))
+                  and not p.name.endswith(TRUTH_SUFFIX))
 
 
 def truth_of(match: Path) -> Path | None:
@@ -50,7 +50,7 @@ def truth_of(match: Path) -> Path | None:
         if name.endswith(suffix):
             name = name[: -len(suffix)]
             break
-    beside = match.with_name(f"{name}.truth.json")
+    beside = match.with_name(f"{name}{TRUTH_SUFFIX}")
     if beside.is_file():
         return beside
     folder = match.parent / "truth.json"

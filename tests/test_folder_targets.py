@@ -57,6 +57,7 @@ def _hostile_folder(tmp_path: Path) -> Path:
     (folder / "m_0123456789ad").mkdir()
     (folder / "m_0123456789ae.json").symlink_to("../nowhere.json")
     (folder / "truth.json").write_text("{}")
+    (folder / "m_0123456789ab.truth.json").write_text('{"planted": []}')  # a labelled set's truth beside its match
     (folder / ".m_0123456789af.jsonl").write_text("")
     if hasattr(os, "mkfifo"):
         os.mkfifo(folder / "m_0123456789b0.jsonl")
@@ -107,11 +108,13 @@ def test_a_season_lists_a_named_pipe_and_a_folder_whose_archive_is_a_link_to_not
 
 def test_a_command_of_one_match_reads_the_folders_only_match_beside_a_half_copied_one(tmp_path: Path) -> None:
     """A command of one match given a folder reads its one match: a half-copied match folder beside it is no
-    match there (as before), nor is a ground truth."""
+    match there (as before), nor is a ground truth (a simulator's ``truth.json``, or a labelled set's
+    ``m_<id>.truth.json`` beside its match, which was read as a second match: "the folder holds 2 matches")."""
     folder = tmp_path / "in"
     _clean(folder, "m_0123456789ab")
     (folder / "m_0123456789ad").mkdir()
     (folder / "truth.json").write_text("{}")
+    (folder / "m_0123456789ab.truth.json").write_text('{"planted": []}')
     run = _cli("score", "--format", "json", "in", cwd=tmp_path)
     assert run.returncode == exitcodes.OK, run.stderr
     assert orjson.loads(run.stdout)["matchId"] == "m_0123456789ab"

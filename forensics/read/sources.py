@@ -1187,6 +1187,9 @@ def _read_object(path: Path, limits: Limits, what: str, notes: list[str],
 
 MATCH_SUFFIXES = (".jsonl.gz", ".jsonl", ".json.gz", ".json")
 """The endings of a match file's name: a stream or a bundle, each maybe gzip (longest first)."""
+TRUTH_SUFFIX = ".truth.json"
+"""The ending of a labelled match's truth file beside it (``m_<id>.truth.json``: what was planted, who copied
+whom; the benchmarks that measure on labelled matches read it): no match, though its name looks like a bundle's."""
 
 
 def is_match_folder(path: Path) -> bool:
@@ -1200,7 +1203,8 @@ def matches_in(folder: Path, *, half_copied: bool = False) -> list[Path]:
     they are read: by name.  The one rule of every command given a folder.
 
     An entry is a match when its name starts with ``m_`` (a simulator's ``truth.json``, a season's own
-    ``summary.json`` beside the matches, a hidden name: none) and it is either a match folder
+    ``summary.json`` beside the matches, a hidden name: none), is not a labelled set's truth beside its match
+    (``m_<id>.truth.json``, :data:`TRUTH_SUFFIX`), and it is either a match folder
     (:func:`is_match_folder`) or no folder and named as a bundle or stream (:data:`MATCH_SUFFIXES`), whatever
     it is: a link to nothing or a named pipe is one, and reading it says why it cannot be read.  Other names
     are not read.  With ``half_copied`` (a season, which lists every match it could not read), an ``m_…``
@@ -1214,7 +1218,7 @@ def matches_in(folder: Path, *, half_copied: bool = False) -> list[Path]:
         if entry.is_dir():
             if half_copied or os.path.lexists(entry / "archive.json"):
                 found.append(entry)
-        elif entry.name.endswith(MATCH_SUFFIXES):
+        elif entry.name.endswith(MATCH_SUFFIXES) and not entry.name.endswith(TRUTH_SUFFIX):
             found.append(entry)
     return sorted(found, key=lambda p: p.name)
 
