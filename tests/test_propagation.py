@@ -704,7 +704,7 @@ def _rules_read(scenario: str, seed: int, n_agents: int, ticks: int) -> tuple[An
     pairs, whole = P.alike_pairs(log, texts, _df, everything, matched, clock, max_lag=P.MAX_LAG,
                                  min_shared_bits=P.MIN_SHARED_BITS, max_novelty=P.MAX_NOVELTY, goods=P.GOODS,
                                  max_specific_swaps=0)
-    own, prompted, origin = P.prompted_messages(pairs, len(log), log, clock, whole, texts, P.GOODS)
+    own, prompted, origin, _again = P.prompted_messages(pairs, len(log), log, clock, whole, texts, P.GOODS)
     families = P._Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)
     return log, texts, fresh, counts, clock, pairs, whole, own, prompted, origin, matched, families
 

@@ -1178,7 +1178,7 @@ def in_time_pairs(later: np.ndarray, earlier: np.ndarray, log: MessageLog, clock
 
 
 def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, whole: np.ndarray,
-                      texts: _Texts, goods: frozenset[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      texts: _Texts, goods: frozenset[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rule 6, per message: its sender had said the same text before (an own repeat: a text alike to
     it and near whole -- one family, rule 4 -- so that another story told in the same frame is no
     repeat; and holding every specific the later one names, :func:`names_held`: a story of another
@@ -1190,8 +1190,9 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     does not make a copy of the one heard now late), and is no own repeat (prompted); its sender had
     neither heard nor said one before (an origin).  A repeat of a text its sender had passed on (its
     earliest saying of it in the window prompted) is no own repeat but prompted, when in time: a text
-    passed on again, to a second recipient or later, is a further copy.  ``pairs`` are the alike pairs,
-    sorted by (later, earlier); ``whole``: per pair, near whole."""
+    passed on again, to a second recipient or later, is a further copy.  Returns per message: own repeat,
+    prompted, origin, and passed on again (prompted so).  ``pairs`` are the alike pairs, sorted by (later,
+    earlier); ``whole``: per pair, near whole."""
     same_text = names_held(pairs, texts, goods)
     own = np.zeros(n, dtype=bool)
     repeated = pairs.own & whole & same_text
@@ -1221,10 +1222,11 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     again_j, again_i = pairs.j[repeated], pairs.i[repeated]
     earliest = np.ones(len(again_j), dtype=bool)
     earliest[1:] = again_j[1:] != again_j[:-1]
+    again = np.zeros(n, dtype=bool)
     for j, i in zip(again_j[earliest].tolist(), again_i[earliest].tolist()):
         if prompted[i] and timely[j]:
-            own[j], prompted[j] = False, True
-    return own, prompted, ~own & ~heard
+            own[j], prompted[j], again[j] = False, True, True
+    return own, prompted, ~own & ~heard, again
 
 
 def words_held(pairs: _Pairs, texts: _Texts) -> np.ndarray:
@@ -1649,7 +1651,7 @@ def _read_edges(
     pairs, whole = alike_pairs(log, texts, df, everything, matched, clock, max_lag=max_lag,
                                min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                                max_specific_swaps=max_specific_swaps)                     # rules 1-3, loosely
-    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole, texts, goods)       # rule 6
+    own, prompted, origin, again = prompted_messages(pairs, n, log, clock, whole, texts, goods)  # rule 6
     families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
     alignments = _Alignments(texts, goods)
     exact = _ExactReading(texts, fresh, families, counts, alignments, min_shared_bits=min_shared_bits,
@@ -1661,7 +1663,10 @@ def _read_edges(
     linking = _Linking(log, texts, families, exact, weights, goods, stock_alpha)
     edges, stock = linked_edges(linking, canary, parents, evidence, choices)             # rule 4, edges
     edges.sort(key=lambda e: e.child)
-    linked = {m: parents[m] for m in _positions(log.events, {e.child for e in edges if e.via == "text"}).values()}
+    # the forwarding delays the window is read from: a text passed on again is a second recipient of one act, or
+    # a forward prompted by a later copy, so its delay from the first copy heard is no forwarding delay
+    linked = {m: parents[m] for m in _positions(log.events, {e.child for e in edges if e.via == "text"}).values()
+              if not again[m]}
     repeats = own_repeats(payload_families(pairs, whole, texts), log, texts, goods)
     return tuple(edges), stock, first_heard_delays(linked, log, clock), repeats
 
