@@ -138,11 +138,10 @@ def main() -> None:
     args = parser.parse_args()
     from daishi_forensics.simulate.noise import NOISE_LEVELS
 
-    settings = [s.strip() for s in args.settings.split(",") if s.strip()]
-    known = {name for name, _ in screens.SCREEN_SWEEPS} | {DEFAULT}
-    unknown = [s for s in settings if s not in known]
-    if unknown:
-        parser.error(f"unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    try:
+        settings = screens.named_sizes(args.settings, DEFAULT)
+    except ValueError as err:
+        parser.error(str(err))
     levels = [s.strip() for s in args.noise.split(",") if s.strip()]
     wrong = [level for level in levels if level not in NOISE_LEVELS]
     if wrong:

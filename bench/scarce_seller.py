@@ -86,11 +86,10 @@ def main() -> None:
                              f"(default {DEFAULT},600 ticks,150 ticks)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    settings = [s.strip() for s in args.settings.split(",") if s.strip()]
-    known = {name for name, _ in screens.SCREEN_SWEEPS} | {DEFAULT}
-    unknown = [s for s in settings if s not in known]
-    if unknown:
-        parser.error(f"unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    try:
+        settings = screens.named_sizes(args.settings, DEFAULT)
+    except ValueError as err:
+        parser.error(str(err))
     levels = [s.strip() for s in args.noise.split(",") if s.strip()]
     jobs = job_list(args.first, args.seeds, levels, settings)
     started = time.perf_counter()

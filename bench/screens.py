@@ -622,6 +622,21 @@ def jobs(split: str, seeds: int, clean: int, tune_levels: tuple[str, ...] = TUNE
     return out
 
 
+def named_sizes(text: str, default: str) -> list[str]:
+    """The match sizes a comma-separated ``text`` names: ``default`` (the simulator's own size) and the names of
+    :data:`SCREEN_SWEEPS`; ValueError naming the first unknown one.
+
+    >>> named_sizes("default, 600 ticks", "default")
+    ['default', '600 ticks']
+    """
+    sizes = [s.strip() for s in text.split(",") if s.strip()]
+    known = {name for name, _ in SCREEN_SWEEPS} | {default}
+    unknown = [s for s in sizes if s not in known]
+    if unknown:
+        raise ValueError(f"unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    return sizes
+
+
 def sweep_settings(settings: dict[str, int]) -> str:
     """The simulator's settings a sweep match is played with, in words: ``settings`` over
     :func:`~daishi_forensics.simulate.simulate_match`'s defaults, read from its signature.
