@@ -5,8 +5,9 @@
     python bench/labelled_cascades.py DIR        # the propagation edges measured against its truth
 
 Written apart from daishi-forensics, as another simulator of the same export format would be: its writer
-read only the format's description (``docs/input-format.md``) and the JSON Schemas, ran only ``validate`` on
-its output, and read none of the tool's code, its own cascade generator or its benchmarks.  So its
+read only the format's description (``docs/input-format.md``), the JSON Schemas and the truth-file format in
+``bench/labelled_cascades.py``'s docstring, ran only ``validate`` on its output, and read none of the tool's code,
+its own cascade generator or the other benchmarks.  So its
 cascades are not shaped by what the propagation rules read, which is what it is for: the propagation
 figures on text the rules were not written against (``docs/benchmarks.md``, its section on this file).
 

@@ -136,18 +136,9 @@ def main() -> None:
                              f"(default {DEFAULT})")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    from daishi_forensics.simulate.noise import NOISE_LEVELS
-
     try:
-        settings = screens.named_sizes(args.settings, DEFAULT)
-    except ValueError as err:
-        parser.error(str(err))
-    levels = [s.strip() for s in args.noise.split(",") if s.strip()]
-    wrong = [level for level in levels if level not in NOISE_LEVELS]
-    if wrong:
-        parser.error(f"unknown noise level {wrong[0]!r}; known: {', '.join(NOISE_LEVELS)}")
-    try:
-        jobs = job_list(args.seeds, args.honest, levels, settings)
+        jobs = job_list(args.seeds, args.honest, screens.named_levels(args.noise),
+                        screens.named_sizes(args.settings, DEFAULT))
     except ValueError as err:
         parser.error(str(err))
     started = time.perf_counter()

@@ -87,11 +87,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     try:
-        settings = screens.named_sizes(args.settings, DEFAULT)
+        jobs = job_list(args.first, args.seeds, screens.named_levels(args.noise),
+                        screens.named_sizes(args.settings, DEFAULT))
     except ValueError as err:
         parser.error(str(err))
-    levels = [s.strip() for s in args.noise.split(",") if s.strip()]
-    jobs = job_list(args.first, args.seeds, levels, settings)
     started = time.perf_counter()
     with Pool(args.workers) as pool:
         rows = pool.map(read, jobs, chunksize=2)

@@ -637,6 +637,22 @@ def named_sizes(text: str, default: str) -> list[str]:
     return sizes
 
 
+def named_levels(text: str) -> list[str]:
+    """The honest-noise levels a comma-separated ``text`` names (the simulator's ``NOISE_LEVELS``); ValueError
+    naming the first unknown one.
+
+    >>> named_levels("none, extreme")
+    ['none', 'extreme']
+    """
+    from daishi_forensics.simulate.noise import NOISE_LEVELS
+
+    levels = [s.strip() for s in text.split(",") if s.strip()]
+    wrong = [level for level in levels if level not in NOISE_LEVELS]
+    if wrong:
+        raise ValueError(f"unknown noise level {wrong[0]!r}; known: {', '.join(NOISE_LEVELS)}")
+    return levels
+
+
 def sweep_settings(settings: dict[str, int]) -> str:
     """The simulator's settings a sweep match is played with, in words: ``settings`` over
     :func:`~daishi_forensics.simulate.simulate_match`'s defaults, read from its signature.

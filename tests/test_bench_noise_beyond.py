@@ -68,3 +68,12 @@ def test_extreme_noise_is_a_level_past_heavy_and_seeded() -> None:
                    if ev["type"] == "trade_offered" and ev["payload"]["give"] and not ev["payload"]["receive"])
 
     assert gifts(extreme) > gifts(heavy)
+
+
+def test_a_size_or_level_not_known_is_named() -> None:
+    assert screens_bench.named_levels("heavy, extreme") == ["heavy", "extreme"]
+    assert screens_bench.named_sizes("default,32 player seats", "default") == ["default", "32 player seats"]
+    with pytest.raises(ValueError, match="unknown noise level 'loud'"):
+        screens_bench.named_levels("heavy,loud")
+    with pytest.raises(ValueError, match="unknown setting 'huge'"):
+        screens_bench.named_sizes("default,huge", "default")
